@@ -1,0 +1,2 @@
+"""theorycheck — placeholder, docstring written below."""
+__version__ = "0.1.0"

@@ -1,0 +1,35 @@
+"""Matplotlib (Agg) figures saved deterministically as PNG (Markdown) and PDF (LaTeX).
+
+Metadata that would change between runs (creation dates) is removed so the same
+seed gives byte-identical figures.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+__all__ = ["new_figure", "save_figure", "plt"]
+
+_STYLE = {"figure.dpi": 100, "savefig.dpi": 120, "font.size": 9, "axes.grid": True,
+          "grid.alpha": 0.3, "svg.hashsalt": "theorycheck"}
+
+
+def new_figure(ncols: int = 1, nrows: int = 1, width: float = 5.0, height: float = 3.4):
+    """``(fig, axes)`` with the toolkit's style."""
+    with matplotlib.rc_context(_STYLE):
+        fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    return fig, (axes[0, 0] if nrows == ncols == 1 else axes)
+
+
+def save_figure(fig, folder: Path, stem: str) -> None:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(folder / f"{stem}.png", metadata={"Software": None})
+    fig.savefig(folder / f"{stem}.pdf", metadata={"CreationDate": None, "ModDate": None,
+                                                  "Producer": None, "Creator": None})
+    plt.close(fig)
