@@ -157,7 +157,7 @@ class Claim:
         if self.verdict == "underspecified" and not self.missing:
             raise ValueError("an underspecified claim must list what is missing (missing=[...])")
         if not self.title:
-            self.title = self.paraphrase.split(".")[0][:90]
+            self.title = self.paraphrase.split(". ")[0][:90]
         self.conventions = list(self.conventions)
 
     def as_dict(self) -> dict:
