@@ -86,3 +86,13 @@ def test_committed_reports_compile(tmp_path):
     for t in texs:
         ok, log = compile_pdf(tmp_path / "r" / t.name)
         assert ok, f"{t.name}:\n{log}"
+
+
+@needs_tex
+def test_pdf_bytes_are_reproducible(tmp_path):
+    tex = tmp_path / "nonlinear.tex"
+    tex.write_text(latex_report(_ledger(tmp_path), "quick", 5), encoding="utf-8")
+    assert compile_pdf(tex)[0]
+    first = (tmp_path / "nonlinear.pdf").read_bytes()
+    assert compile_pdf(tex)[0]
+    assert (tmp_path / "nonlinear.pdf").read_bytes() == first

@@ -705,7 +705,8 @@ def sample(cov, size, rng):
     ``cov`` numeric ``(n, n)`` → array ``(size, n)``; ``(B, n, n)`` → ``(size, B, n)``.
     ``rng`` is a :class:`numpy.random.Generator` or a non-negative integer seed. The factor
     :math:`L` with :math:`LL^\top=\Sigma` is the Cholesky factor, or
-    :math:`V\operatorname{diag}(\sqrt{\max(w,0)})` from ``eigh`` when Cholesky fails (singular PSD).
+    :math:`V\operatorname{diag}(\sqrt{w})` from ``eigh`` when Cholesky fails (singular PSD);
+    eigenvalues below :math:`n\,\epsilon\max|w|` are set to 0 (roundoff of a PSD matrix).
 
     >>> x = sample(np.array([[1.0, 0.0], [0.0, 0.0]]), 3, 0)
     >>> x.shape, bool(np.all(x[:, 1] == 0))
@@ -728,7 +729,9 @@ def sample(cov, size, rng):
             L = np.linalg.cholesky(c)
         except np.linalg.LinAlgError:
             w, V = np.linalg.eigh(c)
-            L = V * np.sqrt(np.clip(w, 0.0, None))
+            # eigenvalues within roundoff of 0 (|w| <= n eps max|w|) are exact zeros of a PSD matrix
+            w = np.where(w > c.shape[0] * np.finfo(float).eps * np.max(np.abs(w)), w, 0.0)
+            L = V * np.sqrt(w)
         factors.append(L)
     L = np.stack(factors)                                     # (B, n, n)
     n = arr.shape[-1]

@@ -9,9 +9,10 @@ Output layout (``out`` defaults to ``reports/``)::
     reports/STAMP.json        the reproducibility stamp: versions, seed, git commit, wall time
     reports/figures/*.png|pdf figures (PNG for Markdown, PDF for LaTeX)
 
-Everything except ``STAMP.json`` (and the PDFs, whose bytes depend on the TeX
-installation) is a deterministic function of the ledgers, so two runs with the
-same seed give byte-identical Markdown, LaTeX and JSON.
+Everything except ``STAMP.json`` is a deterministic function of the ledgers, so
+two runs with the same seed give byte-identical Markdown, LaTeX, JSON, figures
+and (on the same TeX installation; dates are pinned with ``SOURCE_DATE_EPOCH``)
+PDFs.
 
 Text conventions: ``summary``/``paraphrase``/``conventions`` strings are Markdown
 text in which ``$...$`` delimits LaTeX math; the seed quote is shown verbatim
@@ -20,6 +21,7 @@ text in which ``$...$`` delimits LaTeX math; the seed quote is shown verbatim
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -234,6 +236,7 @@ def latex_report(led: Ledger, mode: str, seed: int, figures_dir: Path | None = N
          r"\usepackage[margin=2cm]{geometry}",
          r"\usepackage{amsmath,amssymb,bm,graphicx,longtable,booktabs,hyperref,CJKutf8}",
          r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
+         r"\pdftrailerid{}",
          r"\begin{document}",
          r"\begin{CJK}{UTF8}{gbsn}",
          r"\section*{" + tex_text(led.title) + "}",
@@ -291,12 +294,14 @@ def compile_pdf(tex_path: Path, timeout: int = 300) -> tuple[bool, str]:
     if exe is None:
         return False, "pdflatex not found"
     tex_path = Path(tex_path)
+    # fixed dates so the PDF bytes depend only on the source (pdfTeX honours these)
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1767225600", FORCE_SOURCE_DATE="1")
     cmd = [exe, "-interaction=nonstopmode", "-halt-on-error", tex_path.name]
     log = ""
     for _ in range(2):
         try:
             r = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True, timeout=timeout,
-                               errors="replace")
+                               errors="replace", env=env)
         except subprocess.TimeoutExpired:
             return False, "pdflatex timed out"
         log = r.stdout[-3000:]
