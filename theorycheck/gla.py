@@ -1,0 +1,627 @@
+r"""Gated linear attention (GLA) in context under AR(1)-drifting regression weights (paper 000).
+
+Model and conventions
+---------------------
+* :math:`w_0\sim\mathcal N(0,\sigma_w^2 I_d)`; for :math:`i=1..n+1`:
+  :math:`w_i=\gamma w_{i-1}+e_i`, :math:`e_i\sim\mathcal N(0,\sigma_e^2 I_d)` (``sigma_w2``,
+  ``sigma_e2`` are the *variances*). The marginal variance per coordinate is
+  :math:`s_i=\gamma^{2i}\sigma_w^2+\sigma_e^2\sum_{j<i}\gamma^{2j}`; it is constant only when
+  :math:`\sigma_w^2=\sigma_e^2/(1-\gamma^2)`.
+* :math:`x_i\sim\mathcal N(0,\Lambda)`, :math:`y_i=\langle w_i,x_i\rangle+\varepsilon_i`,
+  :math:`\operatorname{Var}\varepsilon_i=` ``noise``. Tokens :math:`z_i=(x_i,y_i)` for
+  :math:`i\le n` (the prompt), query :math:`z_{n+1}=(x_{n+1},0)`.
+* GLA: :math:`S_i=\lambda S_{i-1}+v_ik_i^\top`, output
+  :math:`o_{n+1}=W_V\big(\sum_{i=1}^{n+1}\lambda^{n+1-i}z_iz_i^\top\big)W_{KQ}z_{n+1}`,
+  prediction :math:`\hat y=(o_{n+1})_{d+1}`. The query token's own term (:math:`i=n+1`) is in the
+  sum; with :math:`W_V` last row :math:`(u^\top, v)` and :math:`W_{KQ}[:, :d]=[A; b^\top]`,
+
+  .. math:: \hat y = x_{n+1}^\top(vA^\top+bu^\top)h + T_1 + T_2,\quad
+            h=\sum_{i=1}^n\lambda^{n+1-i}y_ix_i,
+
+  :math:`T_1=\sum_{i=1}^{n+1}\lambda^{n+1-i}(u^\top x_i)(x_i^\top Ax_{n+1})` (contains the query
+  term), :math:`T_2=v\sum_{i\le n}\lambda^{n+1-i}y_i^2\,b^\top x_{n+1}`. :math:`T_1+T_2` is even in
+  :math:`w` while :math:`y_{n+1}` and :math:`x^\top\Gamma h` are odd, so the MSE is
+  :math:`E[(x^\top\Gamma h-y)^2]+E[(T_1+T_2)^2]` and its minimum over the full parameters equals
+  the minimum of the *reduced* predictor :math:`\hat y=x_{n+1}^\top\Gamma h` (attained at
+  :math:`u=0,b=0,\Gamma=vA^\top`). With :math:`u=0` the query token contributes nothing.
+* Loss: population MSE :math:`L=E[(\hat y-y_{n+1})^2]`, **not halved** (``halved=True`` gives
+  :math:`L/2`). "Train error" = :math:`\min_\Gamma L`.
+
+Results (derived in ``derivations/gla_loss.py``; sums over ages :math:`k=n+1-i=1..n`)
+
+.. math::
+   D_1=\sum_k(\lambda\gamma)^ks_{n+1-k},\ B=\sum_k\lambda^{2k}s_{n+1-k},\ N_0=\sum_k\lambda^{2k},\
+   A_2=\sum_{i,j\le n}\lambda^{2n+2-i-j}\gamma^{|i-j|}s_{\min(i,j)},
+
+   \Gamma^*=\tfrac{D_1}{A_2}\tilde\Lambda^{-1},\quad
+   \tilde\Lambda=(1+\tfrac{B}{A_2})\Lambda+\tfrac{B\operatorname{tr}\Lambda+\sigma^2N_0}{A_2}I,
+
+   L^*=s_{n+1}\operatorname{tr}\Lambda+\sigma^2-D_1^2\sum_k\frac{\mu_k^2}{(A_2+B)\mu_k+B\operatorname{tr}\Lambda+\sigma^2N_0}
+
+(:math:`\mu_k` eigenvalues of :math:`\Lambda`). For :math:`\Lambda=I_d`:
+:math:`L^*=d\,(s_{n+1}-\xi)+\sigma^2` with :math:`\xi=D_1^2/D_2`,
+:math:`D_2=A_2+(d+1)B+\sigma^2N_0` — the error is a constant minus :math:`d\xi`.
+
+>>> round(train_error(1.0, 1.0, 20, 5, 1.0, 0.0), 12) == round(5 * 6 / 26, 12)   # Zhang-Frei-Bartlett
+True
+>>> r = optimal_lambda(0.8, 100, 10, 1.0, 0.01)
+>>> 0.7 < r.lam < 0.8, r.at_boundary
+(True, False)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, signal
+
+from . import gaussian
+from .generated import gla_loss as _gen
+from .montecarlo import MeanEstimate, RunningMean, rngs
+from .validate import check_bool, check_int, check_psd, check_real
+
+__all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train_error",
+           "train_error_general", "optimal_lambda", "LambdaOpt", "effective_covariance",
+           "optimal_parameters", "OptimalGLA", "population_loss", "test_error",
+           "irreducible_floor", "simulate_gla", "gradient_flow", "FlowResult",
+           "lambda_star_large_d_correction"]
+
+CLOSED_FORM_GAP = 0.02   # minimum pairwise gap of the bases (λ², λγ, γ², 1) for the closed forms
+
+
+# ------------------------------------------------------------------ validation helpers
+def _lam(lam):
+    return check_real("lam", lam, 0.0, 1.0, low_open=True)
+
+
+def _gamma(gamma, name="gamma"):
+    return check_real(name, gamma, 0.0, 1.0, low_open=True)
+
+
+def _var(name, v):
+    return check_real(name, v, 0.0)
+
+
+def _lambda_mat(Lambda, d=None, name="Lambda"):
+    if Lambda is None:
+        if d is None:
+            raise ValueError(f"{name} must be given")
+        return np.eye(d)
+    L = check_psd(name, Lambda)
+    if L.shape[0] < 1:
+        raise ValueError(f"{name} must be at least 1x1")
+    return L
+
+
+# ------------------------------------------------------------------ sums
+def ar1_variances(gamma, n, sigma_w2, sigma_e2) -> np.ndarray:
+    r"""Per-coordinate variances :math:`s_0..s_{n+1}` of the AR(1) weights.
+
+    :math:`s_0=\sigma_w^2`, :math:`s_i=\gamma^2 s_{i-1}+\sigma_e^2`.
+
+    >>> ar1_variances(0.5, 2, 1.0, 0.75).tolist()
+    [1.0, 1.0, 1.0, 1.0]
+    """
+    gamma = _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    s = np.empty(n + 2)
+    s[0] = sigma_w2
+    for i in range(1, n + 2):
+        s[i] = gamma * gamma * s[i - 1] + sigma_e2
+    return s
+
+
+@dataclass(frozen=True)
+class GLASums:
+    """The scalar sums :math:`D_1, B, A_2, N_0, s_{n+1}` (see module docstring)."""
+
+    D1: float
+    B: float
+    A2: float
+    N0: float
+    s_q: float
+    method: str   # "closed form" | "direct sum"
+
+
+def _direct(lam, gamma, n, sigma_w2, sigma_e2) -> GLASums:
+    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    si = s[1:n + 1]
+    age = np.arange(n, 0, -1, dtype=float)           # age of token i = n+1-i
+    p = lam ** age
+    D1 = float(np.sum(p * gamma ** age * si))
+    B = float(np.sum(p * p * si))
+    N0 = float(np.sum(p * p))
+    # R_i = Σ_{j>i} p_j γ^{j-i}, computed right-to-left: R_i = γ (p_{i+1} + R_{i+1})
+    prev = np.concatenate(([0.0], p[::-1][:-1]))      # p_{i+1} in reversed order
+    R = signal.lfilter([gamma], [1.0, -gamma], prev)[::-1]
+    A2 = B + 2.0 * float(np.sum(p * si * R))
+    return GLASums(D1, B, A2, N0, float(s[n + 1]), "direct sum")
+
+
+def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method: str = "auto") -> GLASums:
+    r""":math:`D_1, B, A_2, N_0, s_{n+1}` for the AR(1) prompt of length ``n``.
+
+    ``method="closed"`` uses the generated SymPy closed forms (complete homogeneous symmetric
+    polynomials of :math:`\lambda^2,\lambda\gamma,\gamma^2,1`), ``"direct"`` the O(n) finite sums;
+    ``"auto"`` uses the closed forms only when all pairwise gaps of those bases exceed
+    ``CLOSED_FORM_GAP`` (they have removable singularities at λ = γ, λ = 1, γ = 1).
+
+    >>> s = moment_sums(0.5, 0.8, 30, 1.0, 0.1, method="closed")
+    >>> t = moment_sums(0.5, 0.8, 30, 1.0, 0.1, method="direct")
+    >>> abs(s.A2 - t.A2) / t.A2 < 1e-12
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    if method not in ("auto", "closed", "direct"):
+        raise ValueError(f"method must be one of ['auto', 'closed', 'direct'], got {method!r}")
+    bases = [lam * lam, lam * gamma, gamma * gamma, 1.0]
+    gap = min(abs(a - b) for i, a in enumerate(bases) for b in bases[i + 1:])
+    use_closed = method == "closed" or (method == "auto" and gap > CLOSED_FORM_GAP)
+    if method == "closed" and gap == 0:
+        raise ValueError("closed forms are singular when two of lam^2, lam*gamma, gamma^2, 1 coincide")
+    if not use_closed:
+        return _direct(lam, gamma, n, sigma_w2, sigma_e2)
+    args = (lam, gamma, n, sigma_w2, sigma_e2)
+    vals = [float(f(*args)) for f in (_gen.cf_D1, _gen.cf_B, _gen.cf_A2, _gen.cf_N0, _gen.cf_s_q)]
+    if not all(math.isfinite(v) for v in vals):  # pragma: no cover - guarded by the gap test
+        return _direct(lam, gamma, n, sigma_w2, sigma_e2)
+    return GLASums(*vals, "closed form")
+
+
+# ------------------------------------------------------------------ Λ = I results
+def _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
+    d = check_int("d", d, minimum=1)
+    noise = _var("noise", noise)
+    return moment_sums(lam, gamma, n, sigma_w2, sigma_e2), d, noise
+
+
+def xi(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
+    r""":math:`\xi(\lambda)=D_1^2/D_2`, :math:`D_2=A_2+(d+1)B+\sigma^2N_0` (Λ = I_d).
+
+    The train error is :math:`d(s_{n+1}-\xi)+\sigma^2`.
+
+    >>> round(xi(1.0, 1.0, 4, 1, 1.0, 0.0), 12)    # 16 / (16 + 2*4)
+    0.666666666667
+    """
+    s, d, noise = _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    D2 = s.A2 + (d + 1) * s.B + noise * s.N0
+    return s.D1 ** 2 / D2 if D2 > 0 else 0.0
+
+
+def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
+    r"""Large-d limit :math:`\lim_{d\to\infty} d\,\xi = D_1^2/B` (maximised exactly at λ = γ).
+
+    >>> xi_large_d(0.8, 0.8, 50, 1.0, 0.1) >= xi_large_d(0.7, 0.8, 50, 1.0, 0.1)
+    True
+    """
+    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    return s.D1 ** 2 / s.B if s.B > 0 else 0.0
+
+
+def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -> float:
+    r"""Exact train error :math:`\min_\Gamma E[(\hat y-y_{n+1})^2]` for :math:`\Lambda=I_d`.
+
+    :math:`L^*=d\,s_{n+1}+\sigma^2-d\,D_1^2/(A_2+(d+1)B+\sigma^2N_0)`; ``halved`` returns
+    :math:`L^*/2`.
+
+    >>> round(train_error(1.0, 1.0, 10, 3, 1.0, 0.0), 12) == round(3 * 4 / 14, 12)
+    True
+    """
+    s, d, noise = _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    halved = check_bool("halved", halved)
+    val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, noise))
+    return val / 2 if halved else val
+
+
+@dataclass(frozen=True)
+class LambdaOpt:
+    """Result of :func:`optimal_lambda` (errors not halved)."""
+
+    lam: float
+    error: float
+    at_boundary: bool              # minimiser at λ = 1 (the closed end of (0, 1])
+    error_linear_attention: float  # error at λ = 1
+    grid_lam: float                # best point of the grid scan
+    n_local_minima: int            # strict local minima on the scan grid
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _minimise(f, grid_size=401):
+    grid = np.linspace(1.0 / grid_size, 1.0, grid_size)
+    vals = np.array([f(x) for x in grid])
+    k = int(np.argmin(vals))
+    interior = (vals[1:-1] < vals[:-2]) & (vals[1:-1] < vals[2:])
+    nmin = int(np.sum(interior)) + int(vals[-1] < vals[-2]) + int(vals[0] < vals[1])
+    lo = grid[max(k - 1, 0)] if k > 0 else grid[0] / 2
+    hi = grid[min(k + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-10, "maxiter": 500})
+    cands = [(float(vals[k]), float(grid[k])), (float(res.fun), float(res.x))]
+    if k == grid.size - 1:
+        cands.append((float(f(1.0)), 1.0))
+    best = min(cands)
+    return best[1], best[0], float(grid[k]), nmin
+
+
+def optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) -> LambdaOpt:
+    r"""Minimiser :math:`\lambda^*` of the train error over :math:`\lambda\in(0,1]` (Λ = I_d).
+
+    A grid scan (``grid_size`` points) locates the basin, a bounded Brent search refines it; the
+    number of strict local minima on the grid is reported. ``at_boundary`` is True when the
+    minimiser is λ = 1 (plain linear attention is optimal).
+
+    >>> r = optimal_lambda(0.9, 100, 10, 1.0, 0.01)
+    >>> round(r.lam, 3), r.error < r.error_linear_attention
+    (0.84, True)
+    """
+    gamma = _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    d = check_int("d", d, minimum=1)
+    grid_size = check_int("grid_size", grid_size, minimum=11)
+    f = lambda lam: train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise)  # noqa: E731
+    lam, err, glam, nmin = _minimise(f, grid_size)
+    e1 = f(1.0)
+    return LambdaOpt(lam, err, bool(lam >= 1.0 - 1e-9 or e1 <= err), e1, glam, nmin)
+
+
+def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> dict:
+    r"""First-order finite-d shift of :math:`\lambda^*` away from γ.
+
+    :math:`\log\xi = F(\lambda) - \log(d+1) - \log(1+G/(d+1))` with :math:`F=\log(D_1^2/B)`
+    (maximal at γ) and :math:`G=(A_2+\sigma^2N_0)/B`, hence
+    :math:`\lambda^*\approx\gamma+G'(\gamma)/((d+1)F''(\gamma))`. Derivatives by central
+    differences of the exact sums (step 1e-4). Returns the prediction and its pieces.
+    """
+    gamma = _gamma(gamma)
+    d = check_int("d", d, minimum=1)
+    noise = _var("noise", noise)
+    if gamma >= 1.0 - 2e-4:
+        raise ValueError("gamma must be in (0, 0.9998] for the perturbative shift (λ ≤ 1 constraint)")
+    h = 1e-4
+
+    def F(x):
+        s = moment_sums(x, gamma, n, sigma_w2, sigma_e2, method="direct")
+        return math.log(s.D1 ** 2 / s.B)
+
+    def G(x):
+        s = moment_sums(x, gamma, n, sigma_w2, sigma_e2, method="direct")
+        return (s.A2 + noise * s.N0) / s.B
+
+    F2 = (F(gamma + h) - 2 * F(gamma) + F(gamma - h)) / h ** 2
+    G1 = (G(gamma + h) - G(gamma - h)) / (2 * h)
+    return {"lam_pred": gamma + G1 / ((d + 1) * F2), "F2": F2, "G1": G1}
+
+
+# ------------------------------------------------------------------ general Λ
+def _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise):
+    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    kappa = s.B * float(np.trace(L)) + noise * s.N0
+    return s, kappa
+
+
+def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -> np.ndarray:
+    r"""Effective covariance :math:`\tilde\Lambda` with :math:`\Gamma^*=(D_1/A_2)\tilde\Lambda^{-1}`.
+
+    :math:`\tilde\Lambda=(1+B/A_2)\Lambda+\frac{B\operatorname{tr}\Lambda+\sigma^2N_0}{A_2}I`
+    (normalised like Zhang–Frei–Bartlett's :math:`(1+1/N)\Lambda+\operatorname{tr}\Lambda/N\,I`,
+    which it equals at λ = γ = 1, σ_e = σ = 0). Exact for every Gaussian Λ and finite d.
+
+    >>> np.allclose(effective_covariance(1.0, 1.0, 4, np.eye(2), 1.0, 0.0), 1.25 * np.eye(2) + 0.5 * np.eye(2))
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    L = _lambda_mat(Lambda)
+    noise = _var("noise", noise)
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    return (1.0 + s.B / s.A2) * L + (kappa / s.A2) * np.eye(L.shape[0])
+
+
+@dataclass(frozen=True)
+class OptimalGLA:
+    """Optimal parameters: Γ*, the embedded full matrices and the train error."""
+
+    Gamma: np.ndarray
+    W_KQ: np.ndarray
+    W_V: np.ndarray
+    Lambda_tilde: np.ndarray
+    scale: float          # D1 / A2, Γ* = scale · Λ̃⁻¹
+    train_error: float
+
+
+def optimal_parameters(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, v=1.0) -> OptimalGLA:
+    r"""Γ* and an embedding into full :math:`(d+1)\times(d+1)` matrices.
+
+    :math:`W_V` has last row :math:`(0,\dots,0,v)` (all other rows 0), :math:`W_{KQ}` has
+    top-left block :math:`A=\Gamma^{*\top}/v` (the rest 0), so :math:`vA^\top=\Gamma^*`.
+
+    >>> o = optimal_parameters(1.0, 1.0, 4, np.eye(2), 1.0, 0.0)
+    >>> o.W_KQ.shape, round(o.train_error, 12) == round(2 * 3 / 7, 12)
+    ((3, 3), True)
+    """
+    L = _lambda_mat(Lambda)
+    v = check_real("v", v)
+    if v == 0:
+        raise ValueError("v must be nonzero, got 0")
+    Lt = effective_covariance(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    scale = s.D1 / s.A2
+    G = scale * np.linalg.inv(Lt)
+    d = L.shape[0]
+    WV = np.zeros((d + 1, d + 1))
+    WV[d, d] = v
+    WKQ = np.zeros((d + 1, d + 1))
+    WKQ[:d, :d] = G.T / v
+    err = population_loss(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    return OptimalGLA(G, WKQ, WV, Lt, scale, err)
+
+
+def population_loss(Gamma, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -> float:
+    r"""Exact :math:`L(\Gamma)=\operatorname{tr}(\Gamma^\top\Lambda\Gamma H)-2D_1\operatorname{tr}(\Lambda\Gamma\Lambda)+s_{n+1}\operatorname{tr}\Lambda+\sigma^2`.
+
+    (Reduced predictor :math:`\hat y=x_{n+1}^\top\Gamma h`; not halved.)
+
+    >>> round(population_loss(np.zeros((2, 2)), 0.5, 0.8, 10, np.eye(2), 1.0, 0.0), 12) == round(2 * 0.64 ** 11, 12)
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    L = _lambda_mat(Lambda)
+    noise = _var("noise", noise)
+    G = np.asarray(Gamma, dtype=float)
+    if G.shape != L.shape or not np.all(np.isfinite(G)):
+        raise ValueError(f"Gamma must be a finite matrix of shape {L.shape}, got shape {G.shape}")
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    H = L @ ((s.A2 + s.B) * L + kappa * np.eye(L.shape[0]))
+    return float(np.trace(G.T @ L @ G @ H) - 2 * s.D1 * np.trace(L @ G @ L)
+                 + s.s_q * np.trace(L) + noise)
+
+
+def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -> float:
+    r"""Train error for general Λ: :math:`s_{n+1}\operatorname{tr}\Lambda+\sigma^2-D_1^2\sum_k\mu_k^2/((A_2+B)\mu_k+B\operatorname{tr}\Lambda+\sigma^2N_0)`.
+
+    >>> abs(train_error_general(0.7, 0.8, 20, np.eye(3), 1.0, 0.1) - train_error(0.7, 0.8, 20, 3, 1.0, 0.1)) < 1e-12
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    L = _lambda_mat(Lambda)
+    noise = _var("noise", noise)
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    mu = np.clip(np.linalg.eigvalsh(L), 0.0, None)
+    den = (s.A2 + s.B) * mu + kappa
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(den > 0, mu ** 2 / np.where(den > 0, den, 1.0), 0.0)
+    return float(s.s_q * mu.sum() + noise - s.D1 ** 2 * terms.sum())
+
+
+def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gamma=None,
+               test_n=None, test_Lambda=None, test_sigma_w2=None, test_sigma_e2=None,
+               test_noise=None, Gamma=None) -> float:
+    r"""Test error (Theorem 3 setting): train-optimal :math:`\Gamma^*` on a different distribution.
+
+    :math:`\Gamma^*` is optimal for (λ, γ, n, Λ, σ's) (or ``Gamma`` if given); it is evaluated
+    exactly on prompts of length ``test_n`` with ``test_gamma``, ``test_Lambda``, ... (each
+    defaults to the training value), same λ. Not halved.
+
+    >>> e_tr = train_error(0.8, 0.9, 50, 4, 1.0, 0.05)
+    >>> abs(test_error(0.8, 0.9, 50, np.eye(4), 1.0, 0.05) - e_tr) < 1e-12
+    True
+    """
+    L = _lambda_mat(Lambda)
+    G = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma if Gamma is None else Gamma
+    tg = gamma if test_gamma is None else test_gamma
+    tn = n if test_n is None else test_n
+    tL = L if test_Lambda is None else _lambda_mat(test_Lambda, name="test_Lambda")
+    if tL.shape != L.shape:
+        raise ValueError(f"test_Lambda must have shape {L.shape}, got {tL.shape}")
+    tw = sigma_w2 if test_sigma_w2 is None else test_sigma_w2
+    te = sigma_e2 if test_sigma_e2 is None else test_sigma_e2
+    tz = noise if test_noise is None else test_noise
+    return population_loss(G, lam, tg, tn, tL, tw, te, tz)
+
+
+test_error.__test__ = False   # not a pytest test despite the name
+
+
+def irreducible_floor(Lambda, sigma_e2, noise=0.0) -> float:
+    r"""Lower bound :math:`\sigma_e^2\operatorname{tr}\Lambda+\sigma^2` on the error of *any* predictor.
+
+    The fresh innovation :math:`e_{n+1}` and :math:`\varepsilon_{n+1}` are independent of the
+    prompt and of :math:`x_{n+1}`, so :math:`E[(\hat y-y_{n+1})^2]\ge E[(e_{n+1}^\top x_{n+1})^2]+\sigma^2`.
+
+    >>> irreducible_floor(np.eye(3), 0.1, 0.5)
+    0.8
+    """
+    L = _lambda_mat(Lambda)
+    return float(_var("sigma_e2", sigma_e2) * np.trace(L) + _var("noise", noise))
+
+
+# ------------------------------------------------------------------ Monte Carlo of the recursion
+def _sample_tokens(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise):
+    d = L.shape[0]
+    X = gaussian.sample(L, size * (n + 1), rng).reshape(size, n + 1, d)
+    w = math.sqrt(sigma_w2) * rng.standard_normal((size, d))
+    Y = np.empty((size, n + 1))
+    for i in range(n + 1):
+        w = gamma * w + math.sqrt(sigma_e2) * rng.standard_normal((size, d))
+        Y[:, i] = np.einsum("bd,bd->b", X[:, i], w) + math.sqrt(noise) * rng.standard_normal(size)
+    return X, Y
+
+
+def _gla_forward(X, Y, lam, W_KQ, W_V):
+    """The recursion S_i = λ S_{i-1} + (W_V z_i) z_iᵀ (keys k_i = z_i, query W_KQ z_{n+1})."""
+    size, T, d = X.shape
+    S = np.zeros((size, d + 1, d + 1))
+    for i in range(T):
+        z = np.concatenate([X[:, i], (Y[:, i] if i < T - 1 else np.zeros(size))[:, None]], axis=1)
+        v = z @ W_V.T
+        S = lam * S + v[:, :, None] * z[:, None, :]
+    zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
+    o = np.einsum("bij,bj->bi", S, zq @ W_KQ.T)
+    return o[:, d]
+
+
+def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None, W_V=None,
+                 n_samples=20_000, seed=0, batch=5_000) -> MeanEstimate:
+    r"""Monte Carlo MSE of the actual GLA recursion on fresh AR(1) prompts.
+
+    Runs :math:`S_i=\lambda S_{i-1}+v_ik_i^\top` over tokens :math:`i=1..n+1` (query included,
+    its label slot 0) with :math:`v_i=W_Vz_i`, :math:`k_i=z_i`, query vector :math:`W_{KQ}z_{n+1}`
+    (i.e. :math:`W_K=I`, :math:`W_Q=W_{KQ}`), predicts :math:`\hat y=(S_{n+1}W_{KQ}z_{n+1})_{d+1}`
+    and averages :math:`(\hat y-y_{n+1})^2` (not halved). Defaults for ``W_KQ``/``W_V``: the
+    optimal embedded ones (:func:`optimal_parameters`). Returns a
+    :class:`~theorycheck.montecarlo.MeanEstimate` (mean, SE, n, seed, batch).
+
+    >>> est = simulate_gla(0.8, 0.9, 10, np.eye(2), 1.0, 0.1, n_samples=2000, seed=1)
+    >>> abs(est.mean - train_error(0.8, 0.9, 10, 2, 1.0, 0.1)) < 5 * est.se
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    L = _lambda_mat(Lambda)
+    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
+    n_samples = check_int("n_samples", n_samples, minimum=2)
+    batch = check_int("batch", batch, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    d = L.shape[0]
+    if W_KQ is None or W_V is None:
+        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+        W_KQ = opt.W_KQ if W_KQ is None else W_KQ
+        W_V = opt.W_V if W_V is None else W_V
+    W_KQ = np.asarray(W_KQ, dtype=float)
+    W_V = np.asarray(W_V, dtype=float)
+    for name, M in (("W_KQ", W_KQ), ("W_V", W_V)):
+        if M.shape != (d + 1, d + 1) or not np.all(np.isfinite(M)):
+            raise ValueError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got shape {M.shape}")
+    nb = math.ceil(n_samples / batch)
+    rm = RunningMean()
+    left = n_samples
+    for g in rngs(seed, nb):
+        size = min(batch, left)
+        X, Y = _sample_tokens(g, size, gamma, n, L, sigma_w2, sigma_e2, noise)
+        yhat = _gla_forward(X, Y, lam, W_KQ, W_V)
+        rm.update((yhat - Y[:, -1]) ** 2)
+        left -= size
+    return rm.estimate(seed=seed, batch=batch, label="GLA recursion MSE")
+
+
+# ------------------------------------------------------------------ gradient flow
+@dataclass
+class FlowResult:
+    """Gradient flow of the population loss over (v, A), Γ = v Aᵀ."""
+
+    times: np.ndarray
+    dist_gamma: np.ndarray        # ‖Γ(t) − Γ*‖_F
+    dist_params: np.ndarray       # ‖(v, A)(t) − (v*, A*)‖ on the conserved manifold
+    loss: np.ndarray
+    loss_star: float
+    rate_fit: float               # −slope of log ‖Γ − Γ*‖ over the fitted window
+    rate_linearised: float        # smallest nonzero decay rate of the linearised flow at the limit
+                                  # (a structured init may only excite a faster invariant mode:
+                                  # extra["nearest_linearised_rate"] is the eigenvalue matching the fit)
+    fit_window: tuple
+    conserved_drift: float        # max |v² − ‖A‖²_F − const| along the path (relative)
+    init: str
+    extra: dict = field(default_factory=dict)
+
+
+def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="structured",
+                  sigma=1e-2, seed=0, t_max=None, n_points=400) -> FlowResult:
+    r"""Integrate :math:`\dot\theta=-\nabla_\theta L` for θ = (v, A), :math:`\Gamma=vA^\top`.
+
+    :math:`\nabla_\Gamma L=2\Lambda\Gamma H-2D_1\Lambda^2`, :math:`\partial_vL=\operatorname{tr}(\nabla_\Gamma L\,A)`,
+    :math:`\partial_AL=v(\nabla_\Gamma L)^\top`. Initialisations (stated assumptions):
+    ``"structured"`` (Assumption-1 / Zhang–Frei–Bartlett style): :math:`v(0)=\sigma`,
+    :math:`A(0)=\sigma\Theta\Theta^\top` with :math:`\Theta\Theta^\top=I/\sqrt d`
+    (:math:`\|\Theta\Theta^\top\|_F=1`, balanced :math:`v^2=\|A\|_F^2`);
+    ``"random"``: :math:`v\sim\mathcal N(0,\sigma^2)`, :math:`A_{kl}\sim\mathcal N(0,\sigma^2/d)`.
+    σ is relative to :math:`\|\Gamma^*\|_F^{1/2}`. :math:`v^2-\|A\|_F^2` is conserved, which fixes
+    the limit :math:`(v^*,A^*)` on the manifold of minimisers. Solver: scipy ``solve_ivp``
+    (LSODA, rtol 1e-10, atol 1e-13 in units of the optimum).
+    """
+    from scipy.integrate import solve_ivp
+
+    lam, gamma = _lam(lam), _gamma(gamma)
+    L = _lambda_mat(Lambda)
+    if init not in ("structured", "random"):
+        raise ValueError(f"init must be one of ['random', 'structured'], got {init!r}")
+    sigma = check_real("sigma", sigma, 0.0, low_open=True)
+    d = L.shape[0]
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, _var("noise", noise))
+    H = L @ ((s.A2 + s.B) * L + kappa * np.eye(d))
+    Gs = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
+    gnorm = float(np.linalg.norm(Gs))
+    # rescale parameters so that the optimum has unit size: θ = sqrt(‖Γ*‖) θ̃
+    r = math.sqrt(gnorm)
+    L2 = L @ L
+
+    def grad_gamma(G):
+        return 2 * L @ G @ H - 2 * s.D1 * L2
+
+    def rhs(_t, y):
+        v, A = y[0], y[1:].reshape(d, d)
+        gG = grad_gamma(v * A.T)
+        return np.concatenate(([-np.trace(gG @ A)], (-v * gG.T).ravel()))
+
+    if init == "structured":
+        v0 = sigma * r
+        A0 = sigma * r * np.eye(d) / math.sqrt(d)
+    else:
+        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        v0 = sigma * r * rng.standard_normal()
+        A0 = sigma * r * rng.standard_normal((d, d)) / math.sqrt(d)
+    y0 = np.concatenate(([v0], A0.ravel()))
+    c0 = v0 ** 2 - float(np.sum(A0 ** 2))
+    # time scale: the linearised rate near the optimum is ~ 2 v*² λ_min(Λ⊗H)
+    hmin = float(np.min(np.linalg.eigvalsh(L)) * np.min(np.linalg.eigvalsh(H)))
+    vstar2 = (c0 + math.sqrt(c0 ** 2 + 4 * gnorm ** 2)) / 2
+    if t_max is None:
+        # escape from the small init (~ log(1/σ)/(v*² h)) plus 40 e-folds of the slowest mode
+        t_max = (2 * math.log(1 / sigma) + 40.0) / (2 * max(vstar2, 1e-300) * max(hmin, 1e-300))
+    t_eval = np.concatenate(([0.0], np.geomspace(t_max * 1e-6, t_max, n_points - 1)))
+    sol = solve_ivp(rhs, (0.0, t_max), y0, method="LSODA", t_eval=t_eval, rtol=1e-10,
+                    atol=1e-13 * r, jac=None)
+    if not sol.success:
+        raise RuntimeError(f"gradient flow integration failed: {sol.message}")
+    Y = sol.y.T
+    v = Y[:, 0]
+    A = Y[:, 1:].reshape(-1, d, d)
+    Gam = v[:, None, None] * np.transpose(A, (0, 2, 1))
+    dist = np.linalg.norm(Gam - Gs, axis=(1, 2))
+    vs = math.copysign(math.sqrt(vstar2), v[-1])
+    As = Gs.T / vs
+    dist_p = np.sqrt((v - vs) ** 2 + np.sum((A - As) ** 2, axis=(1, 2)))
+    loss = np.array([population_loss(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) for G in Gam])
+    lstar = population_loss(Gs, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    cons = np.abs(v ** 2 - np.sum(A ** 2, axis=(1, 2)) - c0) / max(gnorm, 1e-300)
+    # fit window: relative distance between 1e-3 and 1e-8 of ‖Γ*‖
+    rel = dist / gnorm
+    mask = (rel < 1e-3) & (rel > 1e-8)
+    if mask.sum() >= 3:
+        tt, ld = sol.t[mask], np.log(dist[mask])
+        slope = float(np.polyfit(tt, ld, 1)[0])
+        win = (float(tt[0]), float(tt[-1]))
+    else:
+        slope, win = float("nan"), (float("nan"), float("nan"))
+    # linearised flow at (v*, A*): Jacobian by central differences
+    ystar = np.concatenate(([vs], As.ravel()))
+    m = ystar.size
+    J = np.empty((m, m))
+    eps = 1e-6 * r
+    for k in range(m):
+        e = np.zeros(m)
+        e[k] = eps
+        J[:, k] = (rhs(0, ystar + e) - rhs(0, ystar - e)) / (2 * eps)
+    ev = np.sort(-np.linalg.eigvals(J).real)
+    nz = ev[ev > 1e-7 * ev.max()]
+    rate_lin = float(nz.min()) if nz.size else float("nan")
+    nearest = float(nz[np.argmin(np.abs(nz + slope))]) if nz.size and math.isfinite(slope) else float("nan")
+    return FlowResult(sol.t, dist, dist_p, loss, lstar, -slope, rate_lin, win, float(cons.max()),
+                      init, {"t_max": t_max, "sigma": sigma, "v_star": vs, "Gamma_star_norm": gnorm,
+                             "final_rel_dist": float(rel[-1]),
+                             "nearest_linearised_rate": nearest,
+                             "linearised_rates": sorted(set(np.round(nz, 10).tolist()))})

@@ -1,0 +1,1062 @@
+r"""Paper 001 — one-layer linear attention trained in context on linear dynamical systems.
+
+Model and conventions (stated in every claim that uses them)
+-------------------------------------------------------------
+*System.* :math:`x_0\sim\mathcal N(0,\sigma_0^2 I_d)`; for :math:`t=1..T`:
+:math:`x_t = A x_{t-1} + w_t`, :math:`w_t\sim\mathcal N(0,\Sigma_w)`;
+:math:`y_t = c^\top x_t + v_t`, :math:`v_t\sim\mathcal N(0,\sigma_v^2)`; all noises independent.
+Per system, :math:`(y_1..y_T)` is centred Gaussian with autocovariance (1-based, :math:`s\le t`)
+
+.. math:: K(s,t) = c^\top A^{t-s} P_s c + \sigma_v^2\delta_{st},\qquad
+          P_0=\sigma_0^2 I,\; P_s = A P_{s-1}A^\top + \Sigma_w .
+
+*Priors* (the paper's four settings; the laws of eigenvalues, :math:`x_0`, :math:`\Sigma_w`,
+:math:`\sigma_v` are not given in the source, so every one is a parameter):
+(a) :class:`DiagonalLDSPrior` :math:`A=\mathrm{diag}(a_k)`, :math:`a_k` i.i.d.
+:math:`U[-a_{\max},a_{\max}]`, :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2 I`;
+(b) :class:`OrthogonalLDSPrior` :math:`A=Q^\top\mathrm{diag}(a_k)Q`, :math:`Q` Haar orthogonal;
+(c) :class:`AnisotropicNoiseLDSPrior` diagonal :math:`A`, :math:`\Sigma_w` not isotropic;
+(d) :class:`NonNormalLDSPrior` :math:`A=P^{-1}\mathrm{diag}(a_k)P`, :math:`P=I+\kappa U`,
+:math:`U` strictly upper triangular with i.i.d. :math:`\mathcal N(0,1)` entries.
+All are centrally symmetric (:math:`A` and :math:`-A` equally likely), hence the mixture law of
+:math:`(y_t)` is invariant under :math:`y_t\mapsto(-1)^t y_t`.
+
+*Tokens and attention* (reconstruction, not verified against the paper's text): window
+:math:`s`, :math:`\bar y_i=[y_i..y_{i+s-1}]^\top`, tokens :math:`z_i=[\bar y_i; y_{i+s}]` for
+:math:`i=1..n`, :math:`n=T-s-1`, query column :math:`[\bar y_{T-s};0]`; :math:`Y_0\in
+\mathbb R^{(s+1)\times(T-s)}`,
+
+.. math:: T_\theta(Y_0) = Y_0 + \tfrac1n W_V Y_0 M (Y_0^\top W_{QK} Y_0),\qquad
+          M=\mathrm{diag}(1,..,1,0),
+
+and :math:`\hat y_T = T_\theta(Y_0)_{s+1,T-s}`. Loss :math:`L=\tfrac12E[(\hat y_T-y_T)^2]`
+(halved). Writing :math:`G=\tfrac1n\sum_i z_iz_i^\top`, :math:`v` the last row of :math:`W_V`
+and :math:`q` the query column, :math:`\hat y_T = v^\top G\,W_{QK}\,q`: only the last row of
+:math:`W_V` and the first :math:`s` columns of :math:`W_{QK}` matter, and
+:math:`(v,W_{QK})\mapsto(cv,W_{QK}/c)` leaves it unchanged.
+
+*Theorem 4.1 scalar* (s = 1, :math:`W_V^*=e_2e_2^\top`):
+:math:`w^* = (T-2)E[y_{T-1}y_TS]/E[y_{T-1}^2S^2]`, :math:`S=\sum_{i=1}^{T-2}y_iy_{i+1}`,
+expectations over noise *and* system prior (a ratio of expectations).
+
+Example
+-------
+>>> prior = DiagonalLDSPrior(d=1, a_max=0.9, sigma0=1.0, sigma_w=0.5, sigma_v=0.3)
+>>> w = wqk_star(6, prior)
+>>> w.method, round(w.value, 6) == round(wqk_star(6, prior, method="quadrature").value, 6)
+('polynomial', True)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import gaussian
+from .montecarlo import MeanEstimate, ratio as mc_ratio, rngs
+from .validate import check_bool, check_choice, check_int, check_psd, check_real
+
+__all__ = [
+    "LDSBatch", "DiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
+    "NonNormalLDSPrior", "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds",
+    "token_matrix", "attention_forward", "attention_predict", "attention_loss_and_grad",
+    "effective_coefficients", "lag1_matrix", "wqk_star_moments", "WqkStar", "wqk_star",
+    "per_system_ratio_average", "simulate_wqk_star", "ar_gd_step_prediction", "ar_least_squares_predict",
+    "TrainResult", "train_linear_attention", "parity_zero_pattern", "predicted_support",
+    "jaccard_distance", "kalman_one_step_mse", "oracle_ar_mse", "pcg_quantities",
+]
+
+
+# ----------------------------------------------------------------------------- systems
+@dataclass(frozen=True)
+class LDSBatch:
+    r"""A batch of ``B`` linear dynamical systems (see the module docstring for the model).
+
+    ``A`` (B, d, d), ``c`` (B, d), ``Sigma_w`` (B, d, d); ``sigma0`` and ``sigma_v`` are scalars
+    shared by the batch.
+    """
+
+    A: np.ndarray
+    c: np.ndarray
+    Sigma_w: np.ndarray
+    sigma0: float
+    sigma_v: float
+
+    def __len__(self) -> int:
+        return self.A.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.A.shape[1]
+
+    def negate(self) -> "LDSBatch":
+        """The same systems with :math:`A\\to -A` (the prior's central symmetry)."""
+        return LDSBatch(-self.A, self.c, self.Sigma_w, self.sigma0, self.sigma_v)
+
+    def autocovariance(self, T: int) -> np.ndarray:
+        """Exact :math:`K(s,t)` of :math:`(y_1..y_T)` per system, shape (B, T, T)."""
+        return lds_autocovariance(self, T)
+
+    def simulate(self, T: int, rng: np.random.Generator) -> np.ndarray:
+        """One trajectory :math:`(y_1..y_T)` per system, shape (B, T)."""
+        return simulate_lds(self, T, rng)
+
+
+def _noise_sqrt(S: np.ndarray) -> np.ndarray:
+    w, V = np.linalg.eigh(S)
+    return V * np.sqrt(np.clip(w, 0.0, None))[..., None, :]
+
+
+def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
+    r"""Autocovariance :math:`K_{st}=\mathrm{Cov}(y_s,y_t)`, :math:`1\le s,t\le T` (0-based array).
+
+    :math:`K(s,t)=c^\top A^{t-s}P_sc+\sigma_v^2\delta_{st}` for :math:`s\le t`, with
+    :math:`P_0=\sigma_0^2I`, :math:`P_s=AP_{s-1}A^\top+\Sigma_w`.
+
+    >>> sysm = DiagonalLDSPrior(1, 0.5, 1.0, 1.0, 0.0).sample(np.random.default_rng(0), 1)
+    >>> a = sysm.A[0, 0, 0]; K = lds_autocovariance(sysm, 2)[0]
+    >>> bool(np.isclose(K[0, 0], a * a + 1) and np.isclose(K[0, 1], a * K[0, 0]))
+    True
+    """
+    T = check_int("T", T, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
+    Pc = np.empty((B, T, d))
+    for t in range(T):
+        P = A @ P @ A.transpose(0, 2, 1) + Sw
+        Pc[:, t] = np.einsum("bij,bj->bi", P, c)
+    R = np.empty((B, T, d))          # R[k] = (A^T)^k c
+    R[:, 0] = c
+    At = A.transpose(0, 2, 1)
+    for k in range(1, T):
+        R[:, k] = np.einsum("bij,bj->bi", At, R[:, k - 1])
+    K = np.zeros((B, T, T))
+    for s in range(T):
+        # K[s, t] = r_{t-s}^T P_s c for t >= s
+        K[:, s, s:] = np.einsum("bkd,bd->bk", R[:, : T - s], Pc[:, s])
+    iu = np.triu_indices(T, 1)
+    K[:, iu[1], iu[0]] = K[:, iu[0], iu[1]]
+    K += systems.sigma_v ** 2 * np.eye(T)
+    return K
+
+
+def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndarray:
+    """Simulate :math:`y_1..y_T` for every system of the batch (shape (B, T))."""
+    T = check_int("T", T, minimum=1)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    A, c = systems.A, systems.c
+    B, d, _ = A.shape
+    eye = np.eye(d)
+    Sw = systems.Sigma_w
+    Z = rng.standard_normal((B, T, d))
+    if np.all(Sw * (1 - eye) == 0):
+        Wn = Z * np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))[:, None, :]
+    else:
+        Wn = np.einsum("bij,btj->bti", _noise_sqrt(Sw), Z)
+    diag = bool(np.all(A * (1 - eye) == 0))
+    a = np.einsum("bii->bi", A) if diag else None
+    x = systems.sigma0 * rng.standard_normal((B, d))
+    Y = np.empty((B, T))
+    for t in range(T):
+        x = (a * x if diag else np.einsum("bij,bj->bi", A, x)) + Wn[:, t]
+        Y[:, t] = np.einsum("bi,bi->b", c, x)
+    Y += systems.sigma_v * rng.standard_normal((B, T))
+    return Y
+
+
+class _LDSPrior:
+    """Common part of the four system priors (see the module docstring)."""
+
+    setting = "?"
+
+    def __init__(self, d, a_max, sigma0, sigma_v):
+        self.d = check_int("d", d, minimum=1, maximum=64)
+        self.a_max = check_real("a_max", a_max, 0.0, 1.0)
+        self.sigma0 = check_real("sigma0", sigma0, 0.0)
+        self.sigma_v = check_real("sigma_v", sigma_v, 0.0)
+
+    def _eig(self, rng, size):
+        return rng.uniform(-self.a_max, self.a_max, size=(size, self.d))
+
+    def _sample(self, rng, size):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def sample(self, rng: np.random.Generator, size: int) -> LDSBatch:
+        """``size`` i.i.d. systems (an :class:`LDSBatch`)."""
+        size = check_int("size", size, minimum=1)
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        A, c, Sw = self._sample(rng, size)
+        return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
+
+    def autocovariance(self, T: int, systems: LDSBatch) -> np.ndarray:
+        """Exact autocovariance of :math:`(y_1..y_T)` per system, (B, T, T)."""
+        return lds_autocovariance(systems, T)
+
+    def describe(self) -> dict:
+        return {"setting": self.setting, "class": type(self).__name__, "d": self.d,
+                "a_max": self.a_max, "sigma0": self.sigma0, "sigma_v": self.sigma_v}
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.describe().items() if k not in ('setting', 'class'))})"
+
+
+class DiagonalLDSPrior(_LDSPrior):
+    r"""Setting (a): :math:`A=\mathrm{diag}(a_1..a_d)`, :math:`a_k\sim U[-a_{\max},a_{\max}]` i.i.d.,
+    :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2 I_d`.
+
+    >>> s = DiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.1).sample(np.random.default_rng(0), 3)
+    >>> s.A.shape, bool(np.all(s.c == 1))
+    ((3, 2, 2), True)
+    """
+
+    setting = "a"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v):
+        super().__init__(d, a_max, sigma0, sigma_v)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        A = a[:, :, None] * np.eye(self.d)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "sigma_w": self.sigma_w,
+                "law": "A = diag(a), a_k ~ U[-a_max, a_max] iid, c = 1, Sigma_w = sigma_w^2 I"}
+
+
+def _haar(rng, size, d):
+    Z = rng.standard_normal((size, d, d))
+    Q, R = np.linalg.qr(Z)
+    sgn = np.sign(np.einsum("bii->bi", R))
+    sgn[sgn == 0] = 1.0
+    return Q * sgn[:, None, :]
+
+
+class OrthogonalLDSPrior(DiagonalLDSPrior):
+    r"""Setting (b): :math:`A=Q^\top\mathrm{diag}(a)Q`, :math:`Q` Haar on :math:`O(d)`,
+    :math:`a_k\sim U[-a_{\max},a_{\max}]`, :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
+
+    setting = "b"
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        Q = _haar(rng, size, self.d)
+        A = np.einsum("bki,bk,bkj->bij", Q, a, Q)
+        A = 0.5 * (A + A.transpose(0, 2, 1))
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(),
+                "law": "A = Q^T diag(a) Q, Q Haar orthogonal, a_k ~ U[-a_max, a_max], c = 1, Sigma_w = sigma_w^2 I"}
+
+
+class AnisotropicNoiseLDSPrior(_LDSPrior):
+    r"""Setting (c): diagonal :math:`A` as in (a), :math:`c=\mathbf 1`, fixed anisotropic
+    :math:`\Sigma_w` (default :math:`\mathrm{diag}(\sigma_{w,k}^2)` with
+    :math:`\sigma_{w,k}=\sigma_w\cdot 4^{\,1/2-(k-1)/(d-1)}`, i.e. a 16-fold variance spread whose
+    geometric mean is :math:`\sigma_w^2`)."""
+
+    setting = "c"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, Sigma_w=None):
+        super().__init__(d, a_max, sigma0, sigma_v)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+        if Sigma_w is None:
+            expo = 0.5 - (np.arange(self.d) / max(self.d - 1, 1)) if self.d > 1 else np.zeros(1)
+            Sigma_w = np.diag((self.sigma_w * 4.0 ** expo) ** 2)
+        S = check_psd("Sigma_w", Sigma_w)
+        if S.shape != (self.d, self.d):
+            raise ValueError(f"Sigma_w must have shape ({self.d}, {self.d}), got {S.shape}")
+        self.Sigma_w = S
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        A = a[:, :, None] * np.eye(self.d)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.Sigma_w, (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "Sigma_w_diag": np.diag(self.Sigma_w).tolist(),
+                "law": "A = diag(a), a_k ~ U[-a_max, a_max], c = 1, Sigma_w fixed anisotropic"}
+
+
+class NonNormalLDSPrior(DiagonalLDSPrior):
+    r"""Setting (d): :math:`A=P^{-1}\mathrm{diag}(a)P`, :math:`P=I+\kappa U` with :math:`U`
+    strictly upper triangular, i.i.d. :math:`\mathcal N(0,1)` entries (always invertible; non-normal
+    for :math:`\kappa>0`), :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
+
+    setting = "d"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, coupling=0.5):
+        super().__init__(d, a_max, sigma0, sigma_w, sigma_v)
+        self.coupling = check_real("coupling", coupling, 0.0)
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        U = np.triu(rng.standard_normal((size, self.d, self.d)), 1)
+        P = np.eye(self.d) + self.coupling * U
+        Pinv = np.linalg.inv(P)
+        A = Pinv @ (a[:, :, None] * P)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "coupling": self.coupling,
+                "law": "A = P^-1 diag(a) P, P = I + coupling*strict-upper N(0,1), a_k ~ U[-a_max, a_max], c = 1"}
+
+
+SETTINGS = {"a": DiagonalLDSPrior, "b": OrthogonalLDSPrior, "c": AnisotropicNoiseLDSPrior,
+            "d": NonNormalLDSPrior}
+
+
+def make_prior(setting: str, d: int = 5, a_max: float = 0.95, sigma0: float = 1.0,
+               sigma_w: float = 0.5, sigma_v: float = 0.5):
+    """Prior of setting ``'a'``..``'d'`` with the toolkit's default parameters (not the paper's:
+    the paper does not state them).
+
+    >>> make_prior("b").describe()["setting"]
+    'b'
+    """
+    check_choice("setting", setting, tuple(SETTINGS))
+    return SETTINGS[setting](d, a_max, sigma0, sigma_w, sigma_v)
+
+
+def _check_prior(prior):
+    if not isinstance(prior, _LDSPrior):
+        raise ValueError(f"prior must be one of the LDS priors {sorted(c.__name__ for c in SETTINGS.values())}, "
+                         f"got {type(prior).__name__}")
+    return prior
+
+
+# ----------------------------------------------------------------------------- attention
+def _check_Y(Y, s):
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim == 1:
+        Y = Y[None]
+    if Y.ndim != 2:
+        raise ValueError(f"Y must have shape (B, T), got {Y.shape}")
+    if Y.shape[1] < s + 3:
+        raise ValueError(f"Y must have T >= s + 3 = {s + 3} time steps, got T = {Y.shape[1]}")
+    if not np.all(np.isfinite(Y)):
+        raise ValueError("Y must be finite")
+    return Y
+
+
+def token_matrix(Y, s: int) -> np.ndarray:
+    r"""The prompt :math:`Y_0` (B, s+1, T-s): columns :math:`[\bar y_i; y_{i+s}]`, :math:`i=1..T-s-1`,
+    and the query :math:`[\bar y_{T-s}; 0]`.
+
+    >>> token_matrix(np.arange(1.0, 6.0), 1)[0]
+    array([[1., 2., 3., 4.],
+           [2., 3., 4., 0.]])
+    """
+    s = check_int("s", s, minimum=1)
+    Y = _check_Y(Y, s)
+    B, T = Y.shape
+    N = T - s
+    idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
+    idx = np.minimum(idx, T - 1)
+    Y0 = Y[:, idx]
+    Y0[:, s, N - 1] = 0.0
+    return Y0
+
+
+def _check_weights(W_QK, W_V):
+    W_QK = np.asarray(W_QK, dtype=float)
+    W_V = np.asarray(W_V, dtype=float)
+    if W_QK.ndim != 2 or W_QK.shape[0] != W_QK.shape[1] or W_QK.shape[0] < 2:
+        raise ValueError(f"W_QK must be a square (s+1, s+1) matrix with s >= 1, got shape {W_QK.shape}")
+    if W_V.shape != W_QK.shape:
+        raise ValueError(f"W_V must have the shape of W_QK {W_QK.shape}, got {W_V.shape}")
+    if not (np.all(np.isfinite(W_QK)) and np.all(np.isfinite(W_V))):
+        raise ValueError("W_QK and W_V must be finite")
+    return W_QK, W_V, W_QK.shape[0] - 1
+
+
+def attention_forward(W_QK, W_V, Y0) -> np.ndarray:
+    r"""Full output :math:`T_\theta(Y_0)=Y_0+\frac1n W_VY_0M(Y_0^\top W_{QK}Y_0)` (B, s+1, N).
+
+    >>> Y0 = token_matrix(np.arange(1.0, 6.0), 1)
+    >>> out = attention_forward(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y0)
+    >>> float(out[0, 1, 3]) == 4 * (1 * 2 + 2 * 3 + 3 * 4) / 3
+    True
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y0 = np.asarray(Y0, dtype=float)
+    if Y0.ndim == 2:
+        Y0 = Y0[None]
+    if Y0.ndim != 3 or Y0.shape[1] != s + 1 or Y0.shape[2] < 2:
+        raise ValueError(f"Y0 must have shape (B, {s + 1}, N) with N >= 2, got {Y0.shape}")
+    N = Y0.shape[2]
+    n = N - 1
+    mask = np.ones(N)
+    mask[-1] = 0.0
+    left = np.einsum("ij,bjk->bik", W_V, Y0) * mask[None, None, :]       # W_V Y0 M
+    right = np.einsum("bji,jk,bkl->bil", Y0, W_QK, Y0)                     # Y0^T W_QK Y0
+    return Y0 + np.einsum("bik,bkl->bil", left, right) / n
+
+
+def attention_predict(W_QK, W_V, Y) -> np.ndarray:
+    r""":math:`\hat y_T`: entry :math:`(s+1, T-s)` of :math:`T_\theta(Y_0)` for each row of ``Y``
+    (shape (B, T)); ``s`` is read from the weights' shape ``(s+1, s+1)``.
+
+    >>> Y = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
+    >>> attention_predict(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)
+    array([26.66666667])
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y0 = token_matrix(Y, s)
+    return attention_forward(W_QK, W_V, Y0)[:, s, -1]
+
+
+def _gram_query(Y, s):
+    Y0 = token_matrix(Y, s)
+    Z = Y0[:, :, :-1]
+    G = np.einsum("bin,bjn->bij", Z, Z) / Z.shape[2]
+    q = Y0[:, :, -1]
+    return G, q
+
+
+def attention_loss_and_grad(W_QK, W_V, Y):
+    r"""Halved loss :math:`\frac1{2B}\sum_b(\hat y_{T,b}-y_{T,b})^2` and its analytic gradients.
+
+    With :math:`\hat y = v^\top G W q` (:math:`v` last row of :math:`W_V`):
+    :math:`\partial\hat y/\partial W_{QK} = (Gv)q^\top`, :math:`\partial\hat y/\partial v = GWq`,
+    other rows of :math:`W_V` have zero gradient. Returns ``(loss, grad_QK, grad_V)``.
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y = _check_Y(Y, s)
+    G, q = _gram_query(Y, s)
+    v = W_V[s]
+    Wq = q @ W_QK.T                                   # (B, s+1)
+    GWq = np.einsum("bij,bj->bi", G, Wq)
+    yhat = GWq @ v
+    r = (yhat - Y[:, -1]) / Y.shape[0]
+    loss = 0.5 * float(np.mean((yhat - Y[:, -1]) ** 2))
+    Gv = np.einsum("bij,j->bi", G, v)
+    gQK = np.einsum("b,bi,bj->ij", r, Gv, q)
+    gV = np.zeros_like(W_V)
+    gV[s] = r @ GWq
+    return loss, gQK, gV
+
+
+def effective_coefficients(W_QK, W_V) -> np.ndarray:
+    r"""Coefficients :math:`C_{klj}` of :math:`\hat y=\sum_{k\le l}\sum_j C_{klj}G_{kl}q_j`
+    (0-based, shape (s+1, s+1, s), upper triangle in (k, l), zeros below):
+    :math:`C_{kkj}=v_kW_{kj}`, :math:`C_{klj}=v_kW_{lj}+v_lW_{kj}` (k < l). These are the
+    loss-relevant, symmetry-invariant combinations of the weights.
+
+    >>> C = effective_coefficients(np.array([[3.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]))
+    >>> C[:, :, 0]
+    array([[0., 3.],
+           [0., 0.]])
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    v = W_V[s]
+    W = W_QK[:, :s]
+    outer = v[:, None, None] * W[None, :, :]                 # v_k W_lj
+    C = outer + outer.transpose(1, 0, 2)
+    iu = np.triu(np.ones((s + 1, s + 1)), 1)
+    C = C * iu[:, :, None] + np.einsum("kkj->kj", outer)[:, None, :] * np.eye(s + 1)[:, :, None]
+    return C
+
+
+# ----------------------------------------------------------------------------- Theorem 4.1
+def lag1_matrix(T: int) -> np.ndarray:
+    r"""Symmetric :math:`M` with :math:`y^\top My=\sum_{i=1}^{T-2}y_iy_{i+1}` (T x T)."""
+    T = check_int("T", T, minimum=3)
+    return gaussian.quadratic_form_matrix([(i, i + 1) for i in range(T - 2)], T)
+
+
+def wqk_star_moments(K: np.ndarray):
+    r"""Exact per-system :math:`N=E[y_{T-1}y_TS]` and :math:`D=E[y_{T-1}^2S^2]` (Isserlis on K,
+    via :func:`theorycheck.gaussian.expect_product`); ``K`` (B, T, T) → two arrays (B,)."""
+    K = np.asarray(K, dtype=float)
+    if K.ndim == 2:
+        K = K[None]
+    T = K.shape[-1]
+    if T < 3:
+        raise ValueError(f"K must be at least 3 x 3 (T >= 3), got T = {T}")
+    M = lag1_matrix(T)
+    e = np.eye(T)
+    N = gaussian.expect_product(K, linear=[e[T - 2], e[T - 1]], quadratic=[M])
+    D = gaussian.expect_product(K, linear=[e[T - 2], e[T - 2]], quadratic=[M, M])
+    return np.atleast_1d(N), np.atleast_1d(D)
+
+
+@dataclass(frozen=True)
+class WqkStar:
+    """Value of :math:`W^*_{QK,11}` with its standard error (0 for deterministic routes)."""
+
+    value: float
+    se: float
+    n_systems: int
+    method: str
+    T: int
+    numerator: float = float("nan")     # E[y_{T-1} y_T S] over the prior
+    denominator: float = float("nan")   # E[y_{T-1}^2 S^2] over the prior
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self):
+        return {"value": self.value, "se": self.se, "n_systems": self.n_systems,
+                "method": self.method, "T": self.T, "numerator": self.numerator,
+                "denominator": self.denominator, **self.extra}
+
+
+def _scalar_poly(T):
+    try:
+        from .generated import lds_scalar as g
+    except ImportError:                       # pragma: no cover - before derivations ran
+        return None
+    return g.POLY.get(T)
+
+
+def _poly_eval_moments(coef, a, sigma0, sigma_w, sigma_v):
+    """Evaluate the generated d = 1 polynomials: coef = {'N'|'D': {(i,j,k): [c_0, c_1, ...]}}
+    with term  c_m a^{2m} sigma0^{2i} sigma_w^{2j} sigma_v^{2k} / coef['N_scale'|'D_scale']."""
+    out = {}
+    a2 = np.asarray(a, dtype=float) ** 2
+    for key in ("N", "D"):
+        tot = 0.0
+        for (i, j, k), cs in coef[key].items():
+            tot = tot + np.polynomial.polynomial.polyval(a2, np.array(cs, dtype=float)) * \
+                sigma0 ** (2 * i) * sigma_w ** (2 * j) * sigma_v ** (2 * k)
+        out[key] = tot / coef[key + "_scale"]
+    return out["N"], out["D"]
+
+
+def _poly_prior_average(coef, a_max, sigma0, sigma_w, sigma_v):
+    """Exact average over a ~ U[-a_max, a_max]:  E[a^{2m}] = a_max^{2m} / (2m + 1)."""
+    out = {}
+    for key in ("N", "D"):
+        tot = 0.0
+        for (i, j, k), cs in coef[key].items():
+            m = np.arange(len(cs))
+            tot += float(np.sum(np.array(cs, dtype=float) * a_max ** (2.0 * m) / (2 * m + 1))) * \
+                sigma0 ** (2 * i) * sigma_w ** (2 * j) * sigma_v ** (2 * k)
+        out[key] = tot / coef[key + "_scale"]
+    return out["N"], out["D"]
+
+
+def _component_laws(prior):
+    """Independent scalar components of y for priors with diagonal A, c = 1 and diagonal
+    Sigma_w: list of (sigma_w_k, multiplicity); None when the components are not independent."""
+    if type(prior) is DiagonalLDSPrior:
+        return [(prior.sigma_w, prior.d)]
+    if type(prior) is AnisotropicNoiseLDSPrior:
+        S = prior.Sigma_w
+        if np.any(S != np.diag(np.diag(S))):
+            return None
+        out = {}
+        for sw in np.sqrt(np.diag(S)):
+            out[float(sw)] = out.get(float(sw), 0) + 1
+        return sorted(out.items())
+    return None
+
+
+def _moment_functions(T):
+    M = lag1_matrix(T)
+    e = np.eye(T)
+
+    def Nf(K):
+        return np.atleast_1d(gaussian.expect_product(K, linear=[e[T - 2], e[T - 1]], quadratic=[M]))
+
+    def Df(K):
+        return np.atleast_1d(gaussian.expect_product(K, linear=[e[T - 2], e[T - 2]], quadratic=[M, M]))
+    return Nf, Df
+
+
+def _exact_components(T, prior, laws):
+    r"""Exact prior average of N and D when y = sum of independent scalar components + noise.
+
+    N is quadratic and D cubic in K; with K = sum_k X_k (X_0 = sigma_v^2 I deterministic, X_k the
+    autocovariance of component k, a function of its own a_k), expanding the multilinear forms and
+    using independence: E N = sum_k E N(X_k) + N(M) - sum_k N(m_k) and
+    E D = sum_k E D(X_k) + 3 sum_k E D~(X_k, X_k, M - m_k) + D(M) - 3 sum_k D~(m_k, m_k, M)
+    + 2 sum_k D(m_k), with m_k = E X_k, M = sum_k m_k and the polarisation
+    D~(X, X, Y) = [D(2X+Y) - D(2X) - 2 D(X+Y) + 2 D(X) + D(Y)] / 6. One-dimensional averages over
+    a_k ~ U[-a_max, a_max] by Gauss-Legendre with 3T + 2 nodes (exact: every integrand is a
+    polynomial of degree <= 6T in a_k)."""
+    Nf, Df = _moment_functions(T)
+    x, wts = np.polynomial.legendre.leggauss(3 * T + 2)
+    wts = wts / 2
+    a = prior.a_max * x
+    comps = []       # (X nodes (G,T,T) or None, mean (T,T), multiplicity)
+    for sw, mult in laws:
+        sysm = LDSBatch(a.reshape(-1, 1, 1), np.ones((a.size, 1)), np.full((a.size, 1, 1), sw ** 2),
+                        prior.sigma0, 0.0)
+        X = lds_autocovariance(sysm, T)
+        comps.append((X, np.einsum("g,gij->ij", wts, X), mult))
+    V = prior.sigma_v ** 2 * np.eye(T)
+    comps.append((None, V, 1))
+    Mtot = sum(m * mult for _, m, mult in comps)
+
+    def Dt(X, Y):    # D~(X, X, Y), batched over X
+        Y = np.broadcast_to(Y, X.shape)
+        return (Df(2 * X + Y) - Df(2 * X) - 2 * Df(X + Y) + 2 * Df(X) + Df(Y)) / 6
+
+    EN = float(Nf(Mtot)[0])
+    ED = float(Df(Mtot)[0])
+    for X, m, mult in comps:
+        if X is None:
+            eN, eD = float(Nf(m)[0]), float(Df(m)[0])
+            eDt = float(Dt(m[None], Mtot - m)[0])
+        else:
+            eN, eD = float(wts @ Nf(X)), float(wts @ Df(X))
+            eDt = float(wts @ Dt(X, Mtot - m))
+        EN += mult * (eN - float(Nf(m)[0]))
+        ED += mult * (eD + 3 * eDt - 3 * float(Dt(m[None], Mtot)[0]) + 2 * float(Df(m)[0]))
+    return EN, ED
+
+
+def _scalar_batch(prior, a):
+    a = np.asarray(a, dtype=float)
+    B = a.size
+    return LDSBatch(a.reshape(B, 1, 1), np.ones((B, 1)),
+                    np.full((B, 1, 1), prior.sigma_w ** 2), prior.sigma0, prior.sigma_v)
+
+
+def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems: int | None = None,
+             seed: int = 0, batch: int = 2000) -> WqkStar:
+    r""":math:`W^*_{QK,11}=(T-2)\,E[y_{T-1}y_TS]/E[y_{T-1}^2S^2]`, :math:`S=\sum_{i=1}^{T-2}y_iy_{i+1}`,
+    both expectations over noise and system prior (ratio of expectations).
+
+    Routes (``method``):
+
+    * ``"polynomial"`` (d = 1, setting (a), T in the generated range): per-system moments are the
+      SymPy-derived polynomials in :math:`a^2` (``theorycheck.generated.lds_scalar``), averaged over
+      :math:`a\sim U[-a_{\max},a_{\max}]` term by term (:math:`E a^{2m}=a_{\max}^{2m}/(2m+1)`): exact
+      up to floating-point rounding.
+    * ``"quadrature"`` (d = 1, setting (a)): Gauss–Legendre on :math:`a` with the per-system
+      moments from :func:`theorycheck.gaussian.expect_product`; nodes doubled from 16 until the
+      relative change is below ``rtol`` (both moments are polynomials of degree ≤ 6T in a, so
+      3T + 1 nodes are already exact).
+    * ``"rao-blackwell"`` (any prior): exact per-system moments (Isserlis on K) averaged over
+      sampled systems, in batches of ``batch`` until the delta-method relative SE is below ``rtol``
+      or ``n_systems`` systems (default 20 000) were used; ``se`` is the delta-method SE
+      (:func:`theorycheck.montecarlo.ratio`).
+
+    * ``"exact-components"`` (settings (a) and (c) with diagonal :math:`\Sigma_w`, any d): y is a
+      sum of independent scalar components; the quadratic/cubic moment forms are expanded by
+      multilinearity and independence into one-dimensional Gauss–Legendre averages (see
+      ``_exact_components``): exact up to rounding, no sampling.
+
+    ``"auto"``: polynomial, else exact-components when the components are independent, else
+    Rao-Blackwell.
+    """
+    T = check_int("T", T, minimum=3, maximum=400)
+    prior = _check_prior(prior)
+    rtol = check_real("rtol", rtol, 0.0, 1.0, low_open=True)
+    check_choice("method", method, ("auto", "polynomial", "quadrature", "exact-components", "rao-blackwell"))
+    seed = check_int("seed", seed, minimum=0)
+    batch = check_int("batch", batch, minimum=2)
+    scalar_a = isinstance(prior, DiagonalLDSPrior) and type(prior) is DiagonalLDSPrior and prior.d == 1
+    laws = _component_laws(prior)
+    if method == "auto":
+        method = "polynomial" if (scalar_a and _scalar_poly(T) is not None) else \
+            "exact-components" if laws is not None else "rao-blackwell"
+    if method == "exact-components":
+        if laws is None:
+            raise ValueError(f"method='exact-components' needs independent components (setting a, or c with "
+                             f"diagonal Sigma_w), got {prior!r}")
+        N, D = _exact_components(T, prior, laws)
+        return WqkStar((T - 2) * N / D, 0.0, 0, "exact-components", T, N, D, {"nodes": 3 * T + 2})
+    if method in ("polynomial", "quadrature") and not scalar_a:
+        raise ValueError(f"method={method!r} needs a DiagonalLDSPrior with d = 1, got {prior!r}")
+    if method == "polynomial":
+        coef = _scalar_poly(T)
+        if coef is None:
+            raise ValueError(f"T must be in the generated range for method='polynomial', got {T}")
+        if prior.a_max == 0:
+            N, D = _poly_eval_moments(coef, 0.0, prior.sigma0, prior.sigma_w, prior.sigma_v)
+            N, D = float(N), float(D)
+        else:
+            N, D = _poly_prior_average(coef, prior.a_max, prior.sigma0, prior.sigma_w, prior.sigma_v)
+        return WqkStar((T - 2) * N / D, 0.0, 0, "polynomial", T, N, D)
+    if method == "quadrature":
+        prev = None
+        nodes = 16
+        while True:
+            x, wts = np.polynomial.legendre.leggauss(nodes)
+            a = prior.a_max * x
+            Nn, Dn = wqk_star_moments(lds_autocovariance(_scalar_batch(prior, a), T))
+            N, D = float(wts @ Nn) / 2, float(wts @ Dn) / 2
+            val = (T - 2) * N / D
+            if prev is not None and abs(val - prev) <= rtol * abs(val):
+                return WqkStar(val, 0.0, 0, "quadrature", T, N, D, {"nodes": nodes})
+            if nodes > 6 * T + 64:
+                raise RuntimeError("Gauss-Legendre quadrature did not converge")  # pragma: no cover
+            prev = val
+            nodes *= 2
+    n_max = 20_000 if n_systems is None else check_int("n_systems", n_systems, minimum=2)
+    Ns, Ds = [], []
+    used = 0
+    rng_list = rngs(seed, math.ceil(n_max / batch))
+    for g in rng_list:
+        size = min(batch, n_max - used)
+        if size <= 0:
+            break
+        if size < 2 and used == 0:
+            size = 2
+        Nb, Db = wqk_star_moments(lds_autocovariance(prior.sample(g, size), T))
+        Ns.append(Nb)
+        Ds.append(Db)
+        used += size
+        if used >= 2:
+            est = mc_ratio(np.concatenate(Ns), np.concatenate(Ds))
+            if est.se <= rtol * abs(est.mean):
+                break
+    Nall, Dall = np.concatenate(Ns), np.concatenate(Ds)
+    est = mc_ratio(Nall, Dall)
+    return WqkStar((T - 2) * est.mean, (T - 2) * est.se, Nall.size, "rao-blackwell", T,
+                   float(Nall.mean()), float(Dall.mean()), {"seed": seed, "batch": batch})
+
+
+def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int = 0) -> MeanEstimate:
+    r"""The *wrong* estimator :math:`E_{sys}[(T-2)N(A)/D(A)]` (average of per-system optimal
+    scalars), with its Monte Carlo SE over sampled systems — for comparison with
+    :func:`wqk_star`."""
+    T = check_int("T", T, minimum=3, maximum=400)
+    prior = _check_prior(prior)
+    n_systems = check_int("n_systems", n_systems, minimum=2)
+    vals = []
+    left = n_systems
+    for g in rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000)):
+        size = min(2000, left)
+        N, D = wqk_star_moments(lds_autocovariance(prior.sample(g, size), T))
+        vals.append((T - 2) * N / D)
+        left -= size
+    from .montecarlo import from_samples
+    return from_samples(np.concatenate(vals), seed=seed)
+
+
+def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_000) -> WqkStar:
+    r"""Plain trajectory Monte Carlo of :math:`W^*_{QK,11}`: sample a system and one trajectory per
+    sample, run the attention with :math:`W_{QK}=e_1e_1^\top`, :math:`W_V=e_2e_2^\top`
+    (so :math:`f=\hat y_T=y_{T-1}S/(T-2)`), and return the least-squares scalar
+    :math:`E[y_Tf]/E[f^2]` (identical to the Theorem 4.1 ratio) with its delta-method SE."""
+    T = check_int("T", T, minimum=3, maximum=400)
+    prior = _check_prior(prior)
+    samples = check_int("samples", samples, minimum=2)
+    seed = check_int("seed", seed, minimum=0)
+    batch = check_int("batch", batch, minimum=1)
+    Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
+    Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
+    num, den = [], []
+    left = samples
+    for g in rngs(seed, math.ceil(samples / batch)):
+        size = min(batch, left)
+        Y = prior.sample(g, size).simulate(T, g)
+        f = attention_predict(Wq, Wv, Y)
+        num.append(Y[:, -1] * f)
+        den.append(f * f)
+        left -= size
+    est = mc_ratio(np.concatenate(num), np.concatenate(den))
+    return WqkStar(est.mean, est.se, samples, "trajectory-mc", T,
+                   float(np.mean(np.concatenate(num))), float(np.mean(np.concatenate(den))),
+                   {"seed": seed, "batch": batch})
+
+
+def ar_gd_step_prediction(Y, s: int, eta: float) -> np.ndarray:
+    r"""Prediction :math:`w_1^\top\bar y_{T-s}` after one GD step of size ``eta`` from
+    :math:`w_0=0` on :math:`L_{AR(s)}(w)=\frac1{2(T-s-1)}\sum_{t=1}^{T-s-1}(y_{t+s}-w^\top\bar y_t)^2`.
+    """
+    s = check_int("s", s, minimum=1)
+    Y = _check_Y(Y, s)
+    eta = check_real("eta", eta)
+    G, q = _gram_query(Y, s)
+    grad0 = -G[:, :s, s]                      # ∇L(0) = -(1/n) Σ ȳ_t y_{t+s}
+    w1 = -eta * grad0
+    return np.einsum("bi,bi->b", w1, q[:, :s])
+
+
+def ar_least_squares_predict(Y, s: int, ridge: float = 0.0) -> np.ndarray:
+    r"""In-context AR(s) least squares: :math:`\hat w=\arg\min L_{AR(s)}(w)` (+ ``ridge``·|w|²/2)
+    on :math:`y_1..y_{T-1}`, prediction :math:`\hat w^\top\bar y_{T-s}`."""
+    s = check_int("s", s, minimum=1)
+    Y = _check_Y(Y, s)
+    ridge = check_real("ridge", ridge, 0.0)
+    G, q = _gram_query(Y, s)
+    H = G[:, :s, :s] + ridge * np.eye(s)
+    b = G[:, :s, s]
+    w = np.linalg.solve(H + 1e-12 * np.eye(s), b[..., None])[..., 0]
+    return np.einsum("bi,bi->b", w, q[:, :s])
+
+
+# ----------------------------------------------------------------------------- training
+@dataclass
+class TrainResult:
+    """Trained weights and the loss history (halved loss, mean over each fresh batch)."""
+
+    W_QK: np.ndarray
+    W_V: np.ndarray
+    losses: np.ndarray
+    config: dict
+
+    def as_dict(self):
+        return {"W_QK": self.W_QK, "W_V": self.W_V, "final_loss": float(np.mean(self.losses[-50:])),
+                **self.config}
+
+
+def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: int, lr: float = 0.01,
+                           weight_decay: float = 0.0, clip: float | None = 1.0, warmup: int | None = None,
+                           schedule: str = "cosine", init_scale: float = 0.1,
+                           betas=(0.9, 0.999), eps: float = 1e-8) -> TrainResult:
+    r"""Train all entries of :math:`W_{QK}` and :math:`W_V` ((s+1)x(s+1) each) on the halved loss
+    :math:`\frac12E[(\hat y_T-y_T)^2]`, fresh systems and trajectories every step.
+
+    Optimiser: Adam(W) with decoupled weight decay ``weight_decay``, global-norm gradient clipping
+    at ``clip`` (``None`` = off), linear warm-up for ``warmup`` steps (default 5 % of ``steps``)
+    then cosine decay to 0 (``schedule="cosine"``) or constant. Initial weights i.i.d.
+    :math:`\mathcal N(0, \text{init\_scale}^2)`. NumPy only; gradients analytic
+    (:func:`attention_loss_and_grad`). Randomness: ``SeedSequence(seed)`` → init and data streams.
+    """
+    T = check_int("T", T, minimum=4, maximum=400)
+    s = check_int("s", s, minimum=1, maximum=T - 3)
+    prior = _check_prior(prior)
+    steps = check_int("steps", steps, minimum=1)
+    batch = check_int("batch", batch, minimum=2)
+    seed = check_int("seed", seed, minimum=0)
+    lr = check_real("lr", lr, 0.0, low_open=True)
+    weight_decay = check_real("weight_decay", weight_decay, 0.0)
+    if clip is not None:
+        clip = check_real("clip", clip, 0.0, low_open=True)
+    warmup = max(1, steps // 20) if warmup is None else check_int("warmup", warmup, minimum=0, maximum=steps)
+    check_choice("schedule", schedule, ("cosine", "constant"))
+    init_scale = check_real("init_scale", init_scale, 0.0, low_open=True)
+    b1, b2 = (check_real("betas[0]", betas[0], 0.0, 1.0, high_open=True),
+              check_real("betas[1]", betas[1], 0.0, 1.0, high_open=True))
+    ss = np.random.SeedSequence(seed)
+    init_rng, data_rng = (np.random.default_rng(x) for x in ss.spawn(2))
+    params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
+    m = [np.zeros_like(p) for p in params]
+    v2 = [np.zeros_like(p) for p in params]
+    losses = np.empty(steps)
+    for k in range(steps):
+        Y = prior.sample(data_rng, batch).simulate(T, data_rng)
+        loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
+        losses[k] = loss
+        grads = [gq, gv]
+        if clip is not None:
+            gn = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
+            if gn > clip:
+                grads = [g * (clip / gn) for g in grads]
+        if k < warmup:
+            lr_k = lr * (k + 1) / warmup
+        elif schedule == "cosine":
+            lr_k = lr * 0.5 * (1 + math.cos(math.pi * (k - warmup) / max(steps - warmup, 1)))
+        else:
+            lr_k = lr
+        for i in range(2):
+            m[i] = b1 * m[i] + (1 - b1) * grads[i]
+            v2[i] = b2 * v2[i] + (1 - b2) * grads[i] ** 2
+            mh = m[i] / (1 - b1 ** (k + 1))
+            vh = v2[i] / (1 - b2 ** (k + 1))
+            params[i] = params[i] - lr_k * (mh / (np.sqrt(vh) + eps) + weight_decay * params[i])
+        if not np.all(np.isfinite(params[0])) or not np.all(np.isfinite(params[1])):
+            raise FloatingPointError(f"training diverged at step {k} (lower lr)")
+    cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": lr,
+           "weight_decay": weight_decay, "clip": clip, "warmup": warmup, "schedule": schedule,
+           "init_scale": init_scale, "betas": [b1, b2], "prior": prior.describe()}
+    return TrainResult(params[0], params[1], losses, cfg)
+
+
+# ----------------------------------------------------------------------------- Lemma 4.1 parity
+def parity_zero_pattern(s: int) -> np.ndarray:
+    r"""Entries of the stationarity right-hand side :math:`R_{klj}=E[G_{kl}q_jy_T]` forced to zero
+    by the central symmetry (shape (s, s+1, s+1), index ``[j-1, k-1, l-1]``, 1-based k, l, j).
+
+    Under :math:`y_t\mapsto(-1)^ty_t`: :math:`G_{kl}\mapsto(-1)^{k+l}G_{kl}`,
+    :math:`q_j=y_{T-s+j-1}\mapsto(-1)^{T-s+j-1}q_j`, :math:`y_T\mapsto(-1)^Ty_T`, so
+    :math:`R_{klj}=(-1)^{k+l+j+s+1}R_{klj}` and :math:`R_{klj}=0` whenever :math:`k+l+j+s` is even:
+    the checkerboard :math:`B_0` (zeros where k + l even) when s + j is even, :math:`B_1` (zeros
+    where k + l odd) when s + j is odd.
+
+    >>> parity_zero_pattern(1)[0].astype(int)
+    array([[1, 0],
+           [0, 1]])
+    """
+    s = check_int("s", s, minimum=1, maximum=64)
+    k = np.arange(1, s + 2)
+    j = np.arange(1, s + 1)
+    return ((k[None, :, None] + k[None, None, :] + j[:, None, None] + s) % 2) == 0
+
+
+def predicted_support(s: int, k0_parity: int | None = None):
+    r"""Predicted support of the loss-relevant weights for the parity-structured stationary points:
+    :math:`v` (last row of :math:`W_V`) supported on indices :math:`k\equiv k_0` (mod 2) and
+    :math:`W_{QK}[:, :s]` on :math:`\{(l,j): l+j+k_0+s \text{ odd}\}` (1-based). ``k0_parity``
+    defaults to the parity of :math:`s+1` (the Theorem 4.1 choice :math:`v=e_{s+1}`).
+    Returns ``(support_v (s+1,), support_W (s+1, s))`` booleans.
+
+    >>> sv, sw = predicted_support(1); sv.astype(int), sw.astype(int).ravel()
+    (array([0, 1]), array([1, 0]))
+    """
+    s = check_int("s", s, minimum=1, maximum=64)
+    k0 = (s + 1) % 2 if k0_parity is None else check_int("k0_parity", k0_parity, minimum=0, maximum=1)
+    k = np.arange(1, s + 2)
+    j = np.arange(1, s + 1)
+    sv = (k % 2) == k0
+    sw = ((k[:, None] + j[None, :] + k0 + s) % 2) == 1
+    return sv, sw
+
+
+def jaccard_distance(a, b) -> float:
+    """:math:`1-|a\\cap b|/|a\\cup b|` of two boolean supports (0 if both are empty).
+
+    >>> jaccard_distance([True, False, True], [True, True, False])
+    0.6666666666666667
+    """
+    a = np.asarray(a, dtype=bool).ravel()
+    b = np.asarray(b, dtype=bool).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same size, got {a.size} and {b.size}")
+    u = np.sum(a | b)
+    return 0.0 if u == 0 else float(1 - np.sum(a & b) / u)
+
+
+# ----------------------------------------------------------------------------- Kalman baseline
+def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
+    r"""MSE of the optimal (Kalman) predictor of :math:`y_T` from :math:`y_1..y_{T-1}` for each
+    known system: :math:`c^\top P_{T|T-1}c+\sigma_v^2` (time-varying Riccati recursion from
+    :math:`x_0\sim\mathcal N(0,\sigma_0^2I)`). Not halved."""
+    T = check_int("T", T, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
+    At = A.transpose(0, 2, 1)
+    P = A @ P @ At + Sw                      # P_{1|0}
+    for _ in range(T - 1):
+        Pc = np.einsum("bij,bj->bi", P, c)
+        Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+        Pu = P - np.einsum("bi,bj->bij", Pc, Pc) / np.maximum(Sy, 1e-300)[:, None, None]
+        P = A @ Pu @ At + Sw
+        P = 0.5 * (P + P.transpose(0, 2, 1))
+    return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+
+
+def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
+    r"""MSE of the best linear predictor of :math:`y_T` from the last ``s`` observations for the
+    known system, :math:`K_{TT}-k^\top K_{ss}^{-1}k` (exact from the autocovariance; ``s = T-1``
+    equals the Kalman MSE)."""
+    T = check_int("T", T, minimum=2)
+    s = check_int("s", s, minimum=1, maximum=T - 1)
+    K = lds_autocovariance(systems, T)
+    Kss = K[:, T - 1 - s:T - 1, T - 1 - s:T - 1]
+    k = K[:, T - 1 - s:T - 1, T - 1]
+    sol = np.linalg.solve(Kss, k[..., None])[..., 0]
+    return K[:, T - 1, T - 1] - np.einsum("bi,bi->b", k, sol)
+
+
+# ----------------------------------------------------------------------------- PCG reading
+def pcg_quantities(W_QK, W_V, Y) -> dict:
+    r"""Reconstruction of the seed's Eqs. 16–18 for trained AR(s) weights, per sequence.
+
+    Block structure (Eq. 16): :math:`G=\frac1n\sum_iz_iz_i^\top=\begin{pmatrix}H&-g_0\\-g_0^\top&\gamma
+    \end{pmatrix}` with :math:`H=\nabla^2L_{AR(s)}`, :math:`g_0=\nabla L_{AR(s)}(0)`.
+    Writing :math:`W_{QK}[:, :s]=\begin{pmatrix}\tilde W\\ p^\top\end{pmatrix}`,
+    :math:`v=(q;v_{s+1})`, the attention predictor is :math:`\hat y=w_{att}^\top\bar y_{T-s}` with
+
+    .. math:: w_{att}=P H q+\xi_1Pg_0+\xi_2p,\quad P=\tilde W^\top,\ \xi_1=-v_{s+1},\
+              \xi_2=\gamma v_{s+1}-g_0^\top q .
+
+    Two PCG steps on :math:`L_{AR(s)}` from 0 with preconditioned residual :math:`z=P r`
+    (:math:`r=-\nabla L`), exact line search, Fletcher–Reeves-type
+    :math:`\beta=r_1^\top z_1/r_0^\top z_0` give :math:`w_{PCG}\in\mathrm{span}\{Pg_0, PHPg_0\}`.
+    Returns per-sequence arrays: ``cos_att_pcg`` (cos of :math:`w_{att}` and :math:`w_{PCG}`),
+    ``cos_first_terms`` (cos of :math:`PHq` and :math:`PHPg_0`), ``cos_p_z0`` (cos of :math:`p` and
+    the preconditioned residual at 0, :math:`-Pg_0`) and ``cos_p_z2`` (at :math:`w_{PCG}`), and
+    ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`).
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y = _check_Y(Y, s)
+    G, q = _gram_query(Y, s)
+    H = G[:, :s, :s]
+    g0 = -G[:, :s, s]
+    gam = G[:, s, s]
+    Wt = W_QK[:s, :s]
+    p = W_QK[s, :s]
+    P = Wt.T
+    qv = W_V[s, :s]
+    vs = W_V[s, s]
+    x = q[:, :s]
+    xi1 = -vs
+    xi2 = gam * vs - g0 @ qv
+    Hq = np.einsum("bij,j->bi", H, qv)
+    w_att = Hq @ P.T + xi1 * (g0 @ P.T) + xi2[:, None] * p[None, :]
+    # two PCG steps from w = 0, preconditioner applied as z = P r
+    r0 = -g0
+    z0 = r0 @ P.T
+    d0 = z0
+    Hd0 = np.einsum("bij,bj->bi", H, d0)
+    rz0 = np.sum(r0 * z0, 1)
+    al0 = rz0 / np.sum(d0 * Hd0, 1)
+    w1 = al0[:, None] * d0
+    r1 = r0 - al0[:, None] * Hd0
+    z1 = r1 @ P.T
+    beta = np.sum(r1 * z1, 1) / rz0
+    d1 = z1 + beta[:, None] * d0
+    Hd1 = np.einsum("bij,bj->bi", H, d1)
+    al1 = np.sum(r1 * z1, 1) / np.sum(d1 * Hd1, 1)
+    w2 = w1 + al1[:, None] * d1
+    r2 = r1 - al1[:, None] * Hd1
+    z2 = r2 @ P.T
+
+    def cos(u, w):
+        nu = np.linalg.norm(u, axis=-1)
+        nw = np.linalg.norm(w, axis=-1)
+        return np.sum(u * w, -1) / np.maximum(nu * nw, 1e-300)
+
+    PHPg = np.einsum("bij,bj->bi", H, g0 @ P.T) @ P.T
+    pb = np.broadcast_to(p, w_att.shape)
+    pred_att = np.einsum("bi,bi->b", w_att, x)
+    return {"w_att": w_att, "w_pcg": w2, "pred_att": pred_att,
+            "cos_att_pcg": cos(w_att, w2), "cos_first_terms": cos(Hq @ P.T, PHPg),
+            "cos_p_z0": cos(pb, z0), "cos_p_z2": cos(pb, z2), "cos_p_r0": cos(pb, r0)}
+
+
+# ----------------------------------------------------------------------------- SymPy versions
+def sym_observations(T: int):
+    """SymPy symbols ``y_1..y_T`` (real)."""
+    import sympy as sp
+    T = check_int("T", T, minimum=1)
+    return sp.symbols(f"y_1:{T + 1}", real=True)
+
+
+def sym_token_matrix(y, s: int):
+    """SymPy :math:`Y_0` (same layout as :func:`token_matrix`)."""
+    import sympy as sp
+    s = check_int("s", s, minimum=1)
+    T = len(y)
+    if T < s + 3:
+        raise ValueError(f"y must have at least s + 3 = {s + 3} entries, got {T}")
+    N = T - s
+    return sp.Matrix(s + 1, N, lambda k, i: 0 if (k == s and i == N - 1) else y[i + k])
+
+
+def sym_attention_forward(W_QK, W_V, Y0):
+    r"""SymPy :math:`T_\theta(Y_0)=Y_0+\frac1nW_VY_0M(Y_0^\top W_{QK}Y_0)`, :math:`n=N-1`."""
+    import sympy as sp
+    N = Y0.shape[1]
+    M = sp.diag(*([1] * (N - 1) + [0]))
+    return Y0 + sp.Rational(1, N - 1) * W_V * Y0 * M * (Y0.T * W_QK * Y0)
+
+
+def sym_ar_loss(y, s: int, w):
+    r"""SymPy :math:`L_{AR(s)}(w)=\frac1{2(T-s-1)}\sum_{t=1}^{T-s-1}(y_{t+s}-w^\top\bar y_t)^2`."""
+    import sympy as sp
+    T = len(y)
+    n = T - s - 1
+    return sp.Rational(1, 2 * n) * sum((y[t + s] - sum(w[k] * y[t + k] for k in range(s))) ** 2
+                                       for t in range(n))

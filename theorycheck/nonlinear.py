@@ -1,0 +1,715 @@
+r"""Linear attention with nonlinear (single-index) teachers: Hermite reduction, e_ICL, simulation.
+
+Setting (seed 004, same as the linear theory of Lu, Letey, Zavatone-Veth, Maiti & Pehlevan,
+arXiv 2405.11751)
+------------------------------------------------------------------------------------------------
+* inputs :math:`x\sim\mathcal N(0,I_d/d)`; labels :math:`y=f(x^\top w)+\varepsilon`,
+  :math:`\operatorname{Var}\varepsilon=\rho` (a *variance*);
+* tasks :math:`w\sim\mathcal N(0,C)`, :math:`\operatorname{tr}C=d` (isotropic: :math:`C=I_d`);
+  ``normalize_tasks=True`` instead rescales every task to :math:`\|w\|^2=d` (the authors'
+  simulation protocol);
+* context length :math:`\ell=\alpha d`, :math:`k=\kappa d` distinct pretraining tasks assigned
+  round-robin to the :math:`n=\tau d^2` pretraining prompts (:math:`\kappa=\infty`: a fresh task
+  per prompt);
+* statistics :math:`u=\frac d\ell\sum_i y_ix_i`, :math:`s=\frac1\ell\sum_i y_i^2`, features
+  :math:`H=x_{\rm test}[u^\top,s]\in\mathbb R^{d\times(d+1)}`, prediction
+  :math:`\hat y=\langle\Gamma,H\rangle_F=x_{\rm test}^\top(Au+sb)`;
+* :math:`\Gamma` by ridge regression with penalty :math:`\frac nd\lambda\|\Gamma\|_F^2` on the
+  *unhalved* squared loss :math:`\sum_\mu(y^\mu_{\rm test}-\langle\Gamma,H^\mu\rangle)^2`;
+  :math:`\lambda=0` means the minimum-norm least-squares solution (its :math:`\lambda\to0^+` limit);
+* :math:`e_{\rm ICL}` is the test MSE :math:`\mathbb E[(y_{\rm test}-\hat y)^2]` on fresh tasks
+  (label noise included, *not* halved), :math:`d\to\infty` at fixed :math:`\alpha,\kappa,\tau`.
+* Hermite conventions of :mod:`theorycheck.hermite` (orthonormal probabilists'):
+  :math:`a_m=\mathbb E[f(g)h_m(g)]`, :math:`\rho_f=\rho+\mathbb E[f^2]`,
+  :math:`\rho_{\rm nl}=\rho+\sum_{m\ne1}a_m^2=\rho_f-a_1^2` (includes :math:`m=0`).
+
+Linear theory (isotropic, from the reference notes; re-checked here numerically)
+------------------------------------------------------------------------------
+:math:`q=(1+\rho)/\alpha`; :math:`M_\kappa(z)=\lim\frac1d\operatorname{tr}(\hat S+z)^{-1}` for the
+sample task covariance (Marchenko–Pastur, ratio :math:`1/\kappa`). Ridge: :math:`\xi>0` solves
+:math:`1-\tau+\tau\lambda/\xi-\xi M_\kappa(q+\xi)=0`, :math:`\nu=q+\xi`, then
+
+.. math:: c_e=\frac{\rho+\nu-\nu^2m-\xi(1-2\nu m-\nu^2m')}{1-2\xi m-\xi^2m'-\tau},\quad
+          e=1+\rho-2(1-\nu m)+(1+q)[1-2\nu m-\nu^2m'-c_e(m+\xi m')].
+
+Ridgeless branches for :math:`\tau<1`, :math:`\tau>1` (see :func:`e_icl_linear`); general
+covariance via Silverstein's deterministic equivalent (:func:`e_icl_linear_general`).
+
+Result 1 (:func:`e_icl_nonlinear`): :math:`e^{\rm nl}(C,\rho)=e^{\rm lin}(a_1^2C,\rho_{\rm nl})`.
+We evaluate it by **rescaling the labels** by :math:`1/a_1` (tasks back to :math:`\operatorname{tr}C/d=1`,
+noise :math:`\rho_{\rm nl}/a_1^2`, penalty :math:`\lambda/a_1^2` on the :math:`A` block) and
+multiplying the MSE by :math:`a_1^2`; the covariance-scaled general formula with
+:math:`C=a_1^2I` gives the same number (ridgeless; checked in the tests).
+
+Example
+-------
+>>> round(float(rho_nonlinear("sin", 0.1)), 6)
+0.164453
+>>> round(e_icl_linear(2.0, 1e6, math.inf, 0.1), 4)     # tau=2, alpha→∞: ρ τ/(τ-1)
+0.2
+>>> round(risk_a1_zero(0.5, 1.0), 12), round(risk_a1_zero(2.0, 1.0), 12)
+(2.0, 2.0)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import mpmath
+import numpy as np
+import scipy.linalg as sla
+import sympy as sp
+from scipy.optimize import brentq
+
+from . import hermite
+from .montecarlo import MeanEstimate, rngs
+from .validate import check_int, check_real, check_bool, check_psd
+
+__all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "mp_resolvent",
+           "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear", "risk_a1_zero",
+           "a1_zero_fixed_point", "simulate_icl", "simulate_icl_sweep", "SimResult",
+           "context_statistics", "ridge_risk_pure_noise"]
+
+G = sp.Symbol("g", real=True)
+
+#: Named teachers: name -> SymPy expression in ``G`` (the symbol ``g``).
+TEACHERS = {
+    "linear": G,
+    "sin": sp.sin(G),
+    "tanh": sp.tanh(G),
+    "erf": sp.erf(G),
+    "relu": sp.Max(0, G),
+    "abs": sp.Abs(G),
+    "cube": G ** 3,
+    "he2": (G ** 2 - 1) / sp.sqrt(2),
+    "he2_raw": G ** 2 - 1,
+    "sign": sp.sign(G),
+}
+
+
+def teacher(f):
+    """Resolve ``f`` (a name in :data:`TEACHERS`, a SymPy expression or a callable) to
+    ``(sympy_expr_or_None, numpy_callable)``.
+
+    >>> e, fn = teacher("sin"); e, float(fn(np.array([0.0]))[0])
+    (sin(g), 0.0)
+    """
+    if isinstance(f, str):
+        if f not in TEACHERS:
+            raise ValueError(f"f must be one of {sorted(TEACHERS)} (or a SymPy expression / callable), got {f!r}")
+        f = TEACHERS[f]
+    if isinstance(f, (int, float)) and not isinstance(f, bool):
+        f = sp.nsimplify(f) if math.isfinite(f) else f
+    if isinstance(f, sp.Basic):
+        free = sorted(f.free_symbols, key=str)
+        if len(free) > 1:
+            raise ValueError(f"f must be an expression in one symbol, got {free}")
+        if f.has(sp.I, sp.oo, sp.zoo, sp.nan):
+            raise ValueError(f"f must be real and finite, got {f}")
+        if not free:
+            c = float(f)
+            return f, (lambda t, c=c: np.full(np.shape(t), c))
+        fn = sp.lambdify(free[0], f, modules="numpy")
+        if f.has(sp.Max, sp.Min):   # lambdify's Max/Min on arrays: use ufuncs
+            fn = sp.lambdify(free[0], f, modules=[{"Max": np.maximum, "Min": np.minimum}, "numpy"])
+        return f, fn
+    if callable(f):
+        return None, f
+    raise ValueError(f"f must be a teacher name, a SymPy expression or a callable, got {type(f).__name__}")
+
+
+def _key(f):
+    if isinstance(f, str):
+        return ("name", f)
+    if isinstance(f, sp.Basic):
+        return ("sympy", sp.srepr(f))
+    return ("callable", id(f))
+
+
+_MOMENT_CACHE: dict = {}
+
+
+def teacher_moments(f, dps: int = 30) -> dict:
+    r""":math:`a_0`, :math:`a_1`, :math:`\mathbb E[f^2]` of a teacher (exact SymPy when possible).
+
+    Returns ``{"a0", "a1", "Ef2", "exact"}``; ``exact`` is True when all three are SymPy numbers.
+
+    >>> teacher_moments("cube")["a1"], teacher_moments("cube")["Ef2"]
+    (3, 15)
+    """
+    key = (_key(f), dps)
+    if key in _MOMENT_CACHE:
+        return _MOMENT_CACHE[key]
+    expr, fn = teacher(f)
+    src = expr if expr is not None else fn
+    a = hermite.hermite_coefficients(src, 1, dps=dps)
+    if expr is not None:
+        ef2 = hermite.gaussian_expectation(sp.expand(expr ** 2), dps=dps)
+    else:
+        ef2 = hermite.gaussian_expectation(lambda t: hermite._evaluate(fn, t) ** 2, dps=dps)
+    exact = all(isinstance(v, sp.Basic) for v in (a[0], a[1], ef2))
+    out = {"a0": a[0], "a1": a[1], "Ef2": ef2, "exact": exact}
+    if not callable(f) or isinstance(f, (str, sp.Basic)):
+        _MOMENT_CACHE[key] = out
+    return out
+
+
+def _exact_rho(rho):
+    if isinstance(rho, sp.Basic):
+        return rho
+    return sp.nsimplify(repr(float(rho)), rational=True)
+
+
+def rho_f(f, rho):
+    r""":math:`\rho_f=\rho+\sum_{m\ge0}a_m^2=\rho+\mathbb E[f(g)^2]` (total label second moment;
+    *not* a centred variance when :math:`a_0\ne0`). Exact SymPy when the moments are exact
+    (``rho`` as a float is read as the decimal it prints, 0.1 → 1/10), else ``mpmath.mpf``.
+
+    >>> rho_f("sin", 0.1)
+    3/5 - exp(-2)/2
+    """
+    rho = check_real("rho", rho, low=0.0)
+    m = teacher_moments(f)
+    if m["exact"]:
+        return _exact_rho(rho) + m["Ef2"]
+    return mpmath.mpf(rho) + mpmath.mpf(m["Ef2"])
+
+
+def rho_nonlinear(f, rho):
+    r""":math:`\rho_{\rm nl}=\rho+\sum_{m\ne1}a_m^2=\rho+\mathbb E[f^2]-a_1^2` (includes :math:`m=0`).
+
+    >>> rho_nonlinear("linear", 0.25), rho_nonlinear(sp.Integer(2), 0)
+    (1/4, 4)
+    """
+    rho = check_real("rho", rho, low=0.0)
+    m = teacher_moments(f)
+    if m["exact"]:
+        return sp.simplify(_exact_rho(rho) + m["Ef2"] - m["a1"] ** 2)
+    return mpmath.mpf(rho) + mpmath.mpf(m["Ef2"]) - mpmath.mpf(m["a1"]) ** 2
+
+
+# ------------------------------------------------------------------------------------------------
+# Marchenko–Pastur resolvent of the sample task covariance
+# ------------------------------------------------------------------------------------------------
+def mp_resolvent(z: float, kappa: float, c: float = 1.0) -> tuple[float, float]:
+    r"""``(M, M')`` with :math:`M_\kappa(z)=\lim\frac1d\operatorname{tr}(\hat S+z)^{-1}`,
+    :math:`\hat S=\frac1k\sum_{j\le k}w_jw_j^\top`, :math:`w_j\sim\mathcal N(0,cI_d)`, :math:`k=\kappa d`;
+    :math:`M'=dM/dz`.
+
+    :math:`M=2/(z+c-c/\kappa+\sqrt{(z+c-c/\kappa)^2+4cz/\kappa})`; :math:`\kappa=\infty`: :math:`1/(c+z)`.
+
+    >>> M, dM = mp_resolvent(0.5, 2.0); abs(M - 1/(0.5 + 1/(1 + M/2))) < 1e-14
+    True
+    """
+    z = check_real("z", z, low=0.0, low_open=True)
+    kappa = check_real("kappa", kappa, low=0.0, low_open=True, allow_inf=True)
+    c = check_real("c", c, low=0.0, low_open=True)
+    if math.isinf(kappa):
+        return 1.0 / (c + z), -1.0 / (c + z) ** 2
+    b = z + c - c / kappa
+    r = math.sqrt(b * b + 4 * c * z / kappa)
+    M = 2.0 / (b + r)
+    dM = -0.5 * M * M * (1.0 + (z + c + c / kappa) / r)
+    return M, dM
+
+
+# ------------------------------------------------------------------------------------------------
+# isotropic linear e_ICL
+# ------------------------------------------------------------------------------------------------
+def _check_common(tau, alpha, kappa, rho, lam):
+    tau = check_real("tau", tau, low=0.0, low_open=True)
+    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
+    kappa = check_real("kappa", kappa, low=0.0, low_open=True, allow_inf=True)
+    rho = check_real("rho", rho, low=0.0)
+    lam = check_real("lam", lam, low=0.0)
+    return tau, alpha, kappa, rho, lam
+
+
+def _ridge_xi(tau, q, kappa, lam):
+    def F(xi):
+        return 1 - tau + tau * lam / xi - xi * mp_resolvent(q + xi, kappa)[0]
+    lo, hi = 1e-300, 1.0
+    while F(hi) > 0:
+        hi *= 2
+        if hi > 1e12:
+            raise ValueError("ridge fixed point not bracketed (lam too large?)")
+    lo = min(hi / 2, 1.0)
+    while F(lo) < 0:
+        lo /= 2
+        if lo < 1e-300:
+            raise ValueError("ridge fixed point not bracketed (lam too small; use lam=0)")
+    return brentq(F, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+
+def e_icl_linear(tau, alpha, kappa, rho, lam=0.0) -> float:
+    r"""Asymptotic ICL test MSE of the reduced linear-attention predictor, linear teacher,
+    isotropic tasks :math:`C=I` (:math:`\operatorname{tr}C/d=1`).
+
+    Parameters: ``tau`` :math:`=n/d^2>0`, ``alpha`` :math:`=\ell/d>0`, ``kappa`` :math:`=k/d>0`
+    (``math.inf`` allowed), ``rho`` :math:`\ge0` noise variance, ``lam`` :math:`\ge0` ridge.
+
+    :math:`\lambda>0`: ridge formula (module docstring). :math:`\lambda=0`, with
+    :math:`q=(1+\rho)/\alpha`, :math:`m^*=M_\kappa(q)`, :math:`\mu^*=qM_{\kappa/\tau}(q)`:
+
+    * :math:`\tau<1`: :math:`\frac{\tau(1+q)}{1-\tau}[1-\tau(1-\mu^*)^2+\mu^*(\rho/q-1)]-2\tau(1-\mu^*)+1+\rho`,
+    * :math:`\tau>1`: :math:`(1+q)[1-2qm^*-q^2m^{*\prime}+m^*\frac{\rho+q-q^2m^*}{\tau-1}]-2(1-qm^*)+1+\rho`,
+    * :math:`\tau=1`: ``math.inf`` (interpolation peak).
+
+    >>> round(e_icl_linear(2.0, 2.0, math.inf, 0.1), 10) == round((0.1 + 0.55/1.55) * 2, 10)
+    True
+    """
+    tau, alpha, kappa, rho, lam = _check_common(tau, alpha, kappa, rho, lam)
+    q = (1 + rho) / alpha
+    if lam > 0:
+        xi = _ridge_xi(tau, q, kappa, lam)
+        nu = q + xi
+        m, dm = mp_resolvent(nu, kappa)
+        ce = (rho + nu - nu * nu * m - xi * (1 - 2 * nu * m - nu * nu * dm)) / (1 - 2 * xi * m - xi * xi * dm - tau)
+        return 1 + rho - 2 * (1 - nu * m) + (1 + q) * (1 - 2 * nu * m - nu * nu * dm - ce * (m + xi * dm))
+    if tau == 1.0:
+        return math.inf
+    if tau < 1:
+        mu = q * mp_resolvent(q, kappa / tau)[0]
+        return (tau * (1 + q) / (1 - tau) * (1 - tau * (1 - mu) ** 2 + mu * (rho / q - 1))
+                - 2 * tau * (1 - mu) + 1 + rho)
+    m, dm = mp_resolvent(q, kappa)
+    return ((1 + q) * (1 - 2 * q * m - q * q * dm + m * (rho + q - q * q * m) / (tau - 1))
+            - 2 * (1 - q * m) + 1 + rho)
+
+
+# ------------------------------------------------------------------------------------------------
+# general covariance (ridgeless), Silverstein deterministic equivalent
+# ------------------------------------------------------------------------------------------------
+def _as_cov(name, C, d=None):
+    a = np.asarray(C, dtype=float) if not isinstance(C, np.ndarray) else C.astype(float)
+    if a.ndim == 1:
+        if not np.all(np.isfinite(a)) or np.any(a < 0):
+            raise ValueError(f"{name} (eigenvalues) must be finite and non-negative")
+        a = np.diag(a)
+    a = check_psd(name, a)
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} must be at least 1x1")
+    if d is not None and a.shape[0] != d:
+        raise ValueError(f"{name} must have shape ({d}, {d}), got {a.shape}")
+    return a
+
+
+def _silverstein(z, evals, kappa):
+    """M(z) = (1/d) tr (S_hat + z)^{-1} and M'(z) for k = kappa d draws of N(0, diag(evals))."""
+    d = evals.size
+    if math.isinf(kappa):
+        return float(np.mean(1 / (evals + z))), float(-np.mean(1 / (evals + z) ** 2)), 0.0
+    k = kappa * d
+
+    def F(delta):
+        return delta - np.sum(evals / (evals / (1 + delta) + z)) / k
+
+    hi = 1.0
+    while F(hi) < 0:
+        hi *= 2
+    delta = brentq(F, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    D = evals / (1 + delta) + z
+    A = np.sum(evals / D ** 2) / k
+    B = np.sum(evals ** 2 / ((1 + delta) ** 2 * D ** 2)) / k
+    ddelta = -A / (1 - B)
+    M = float(np.mean(1 / D))
+    dM = float(-np.mean((1 - evals * ddelta / (1 + delta) ** 2) / D ** 2))
+    return M, dM, delta
+
+
+def e_icl_linear_general(tau, alpha, kappa, rho, C_train, C_test, alpha_test=None) -> float:
+    r"""Ridgeless asymptotic ICL error for task covariances ``C_train``, ``C_test`` (d×d PSD,
+    or 1-D eigenvalue arrays for diagonal covariances), linear teacher (arXiv 2509.26551 form).
+
+    :math:`\rho_{tr}=\operatorname{tr}C_{tr}/d+\rho`, :math:`\rho_{te}=\operatorname{tr}C_{te}/d+\rho`,
+    :math:`q=\rho_{tr}/\alpha`; :math:`M,M'` from Silverstein's fixed point
+    :math:`\delta=\frac1k\operatorname{tr}[C_{tr}(C_{tr}/(1+\delta)+z)^{-1}]`,
+    :math:`M(z)=\frac1d\operatorname{tr}(C_{tr}/(1+\delta)+z)^{-1}`. :math:`\xi=0` if :math:`\tau>1`,
+    else :math:`\xi M(q+\xi)=1-\tau`; :math:`\nu=q+\xi`;
+    :math:`F=[(1-\frac1\kappa+\frac\nu\kappa M)C_{tr}+\nu I]^{-1}`,
+    :math:`F_2=F[(\frac M\kappa+\frac\nu\kappa M')C_{tr}+I]F`,
+    :math:`c=\frac{\rho+\nu-\nu^2M-\xi(1-2\nu M-\nu^2M')}{\tau-(1-2\xi M-\xi^2M')}`,
+
+    .. math:: e=\rho+\frac{\rho_{te}}{\alpha}[1+(c-2\nu)M+(\xi c-\nu^2)M']+c\,\tfrac1d\operatorname{tr}(C_{te}F)
+              -(c\xi-\nu^2)\tfrac1d\operatorname{tr}(C_{te}F_2).
+
+    >>> I = np.ones(50)
+    >>> abs(e_icl_linear_general(2.0, 2.0, 3.0, 0.1, I, I) - e_icl_linear(2.0, 2.0, 3.0, 0.1)) < 1e-10
+    True
+    """
+    tau, alpha, kappa, rho, _ = _check_common(tau, alpha, kappa, rho, 0.0)
+    alpha_test = alpha if alpha_test is None else check_real("alpha_test", alpha_test, low=0.0, low_open=True)
+    Ctr = _as_cov("C_train", C_train)
+    d = Ctr.shape[0]
+    Cte = _as_cov("C_test", C_test, d)
+    if tau == 1.0:
+        return math.inf
+    evals, V = np.linalg.eigh(Ctr)
+    evals = np.clip(evals, 0.0, None)
+    rho_tr = float(np.trace(Ctr)) / d + rho
+    rho_te = float(np.trace(Cte)) / d + rho
+    q = rho_tr / alpha
+
+    def M_of(z):
+        return _silverstein(z, evals, kappa)
+
+    if tau < 1:
+        xi = brentq(lambda x: x * M_of(q + x)[0] - (1 - tau), 1e-14, 1e8, xtol=1e-15, rtol=1e-15)
+    else:
+        xi = 0.0
+    nu = q + xi
+    M, dM, _ = M_of(nu)
+    kinv = 0.0 if math.isinf(kappa) else 1.0 / kappa
+    # work in the eigenbasis of C_train
+    Cte_e = V.T @ Cte @ V
+    f_diag = 1.0 / ((1 - kinv + nu * kinv * M) * evals + nu)
+    f2_diag = f_diag * ((M * kinv + nu * kinv * dM) * evals + 1) * f_diag
+    c = (rho + nu - nu * nu * M - xi * (1 - 2 * nu * M - nu * nu * dM)) / (tau - (1 - 2 * xi * M - xi * xi * dM))
+    trF = float(np.sum(np.diag(Cte_e) * f_diag)) / d
+    trF2 = float(np.sum(np.diag(Cte_e) * f2_diag)) / d
+    return float(rho + rho_te / alpha_test * (1 + (c - 2 * nu) * M + (xi * c - nu * nu) * dM)
+                 + c * trF - (c * xi - nu * nu) * trF2)
+
+
+# ------------------------------------------------------------------------------------------------
+# the a1 = 0 branch
+# ------------------------------------------------------------------------------------------------
+def a1_zero_fixed_point(tau, q, lam) -> float:
+    r""":math:`\chi_0>0` solving :math:`\chi_0=q/(q\tau/(1+\chi_0)+\tau\lambda)` (seed, App. C), for
+    :math:`\lambda>0`; equivalently :math:`\chi_0=g/\tau` with :math:`g` the Marchenko–Pastur
+    Stieltjes transform at ratio :math:`p/n=1/\tau` evaluated at :math:`\lambda/q`.
+
+    Closed form (positive root of :math:`\tau\mu\chi^2+(\tau\mu+\tau-1)\chi-1=0`, :math:`\mu=\lambda/q`).
+
+    >>> chi = a1_zero_fixed_point(0.5, 1.0, 0.1); abs(chi - 1/(0.5/(1+chi) + 0.05)) < 1e-12
+    True
+    """
+    tau = check_real("tau", tau, low=0.0, low_open=True)
+    q = check_real("q", q, low=0.0, low_open=True)
+    lam = check_real("lam", lam, low=0.0, low_open=True)
+    mu = lam / q
+    a, b = tau * mu, tau * mu + tau - 1
+    return (-b + math.sqrt(b * b + 4 * a)) / (2 * a) if b < 0 else 2.0 / (b + math.sqrt(b * b + 4 * a))
+
+
+def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0) -> float:
+    r"""Asymptotic ICL error when :math:`a_1=0`: pure-noise ridge regression on
+    :math:`p\simeq d^2` isotropic features with :math:`n=\tau d^2` samples.
+
+    With :math:`q=\rho_{\rm nl}/\alpha`, :math:`\chi_0` from :func:`a1_zero_fixed_point`,
+    :math:`\tilde\lambda=\lambda(1+\chi_0)` and :math:`\kappa_e=\tilde\lambda/q`:
+
+    .. math:: e=\rho_{\rm nl}\Big(1+\frac{\tau^{-1}(1+\kappa_e)^{-2}}{1-\tau^{-1}(1+\kappa_e)^{-2}}\Big)
+              =\rho_{\rm nl}\frac{\tau(1+\kappa_e)^2}{\tau(1+\kappa_e)^2-1}
+
+    (the standard variance term :math:`\sigma^2\,\mathrm{df}_2/(n-\mathrm{df}_2)` of ridge regression
+    with :math:`\mathrm{df}_2=p/(1+\kappa_e)^2`). :math:`\lambda=0`: :math:`\rho_{\rm nl}/(1-\tau)` for
+    :math:`\tau<1`, :math:`\rho_{\rm nl}\tau/(\tau-1)` for :math:`\tau>1`, ``inf`` at :math:`\tau=1`.
+
+    >>> round(risk_a1_zero(0.9, 1.0), 9)
+    10.0
+    """
+    tau = check_real("tau", tau, low=0.0, low_open=True)
+    rho_nl = check_real("rho_nl", rho_nl, low=0.0)
+    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
+    lam = check_real("lam", lam, low=0.0)
+    if rho_nl == 0:
+        return 0.0
+    if lam == 0:
+        if tau == 1:
+            return math.inf
+        return rho_nl / (1 - tau) if tau < 1 else rho_nl * tau / (tau - 1)
+    q = rho_nl / alpha
+    chi = a1_zero_fixed_point(tau, q, lam)
+    ke = lam * (1 + chi) / q
+    t = tau * (1 + ke) ** 2
+    return rho_nl * t / (t - 1)
+
+
+def ridge_risk_pure_noise(gamma_ratio, mu) -> float:
+    r"""Variance factor :math:`V=\frac1n\mathbb E\operatorname{tr}[S(S+\mu)^{-2}]\cdot n/n` of ridge
+    regression on pure noise with isotropic features: :math:`e=\sigma^2(1+V)`,
+    :math:`V=\gamma/((1+\kappa_e)^2-\gamma)`, :math:`\kappa_e(1-\gamma/(1+\kappa_e))=\mu`,
+    :math:`\gamma=p/n`. Used to cross-check :func:`risk_a1_zero` (independent route).
+
+    >>> round(ridge_risk_pure_noise(0.5, 0.0), 12)    # gamma<1, ridgeless: gamma/(1-gamma)
+    1.0
+    """
+    gam = check_real("gamma_ratio", gamma_ratio, low=0.0, low_open=True)
+    mu = check_real("mu", mu, low=0.0)
+    if mu == 0:
+        if gam == 1:
+            return math.inf
+        ke = 0.0 if gam < 1 else gam - 1
+    else:
+        # kappa^2 + (1 - gam - mu) kappa - mu = 0, positive root
+        b = 1 - gam - mu
+        ke = (-b + math.sqrt(b * b + 4 * mu)) / 2
+    return gam / ((1 + ke) ** 2 - gam)
+
+
+# ------------------------------------------------------------------------------------------------
+# Result 1
+# ------------------------------------------------------------------------------------------------
+def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, method="rescale") -> float:
+    r"""Result 1: :math:`e^{\rm nl}=e^{\rm lin}(a_1^2C,a_1^2C,\rho_{\rm nl})` for isotropic tasks;
+    if :math:`a_1=0`: :func:`risk_a1_zero` with :math:`\rho_{\rm nl}=\rho_f`.
+
+    ``method="rescale"`` (default, any λ ≥ 0): :math:`a_1^2\,e^{\rm lin}_{C=I}(\tau,\alpha,\kappa,
+    \rho_{\rm nl}/a_1^2,\lambda/a_1^2)` — labels divided by :math:`a_1`; the :math:`\lambda/a_1^2`
+    is exact for the :math:`A` block (the :math:`b` block, :math:`d` of :math:`d(d+1)` parameters, would
+    take :math:`\lambda/a_1^4`; it does not enter the leading order).
+    ``method="covariance"`` (λ = 0 only): :func:`e_icl_linear_general` with :math:`C=a_1^2I`
+    (covariance-scaled resolvent); the two agree.
+
+    >>> a = e_icl_nonlinear("sin", 2.0, 2.0, 2.0, 0.1)
+    >>> b = e_icl_nonlinear("sin", 2.0, 2.0, 2.0, 0.1, method="covariance")
+    >>> abs(a - b) < 1e-9
+    True
+    """
+    tau, alpha, kappa, rho, lam = _check_common(tau, alpha, kappa, rho, lam)
+    if method not in ("rescale", "covariance"):
+        raise ValueError(f"method must be one of ['covariance', 'rescale'], got {method!r}")
+    mom = teacher_moments(f)
+    a1 = float(mom["a1"])
+    rnl = float(rho_nonlinear(f, rho))
+    if (mom["exact"] and mom["a1"] == 0) or abs(a1) < 1e-25:
+        return risk_a1_zero(tau, rnl, alpha, lam)
+    c = a1 * a1
+    if method == "rescale":
+        return c * e_icl_linear(tau, alpha, kappa, rnl / c, lam / c)
+    if lam != 0:
+        raise ValueError("method='covariance' is implemented for lam = 0 only")
+    d = 400
+    return e_icl_linear_general(tau, alpha, kappa, rnl, np.full(d, c), np.full(d, c))
+
+
+# ------------------------------------------------------------------------------------------------
+# simulation of the actual model
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class SimResult:
+    """Monte Carlo test error of the fitted predictor.
+
+    ``mean``: average test MSE over ``trials`` independent training sets × ``n_test`` fresh test
+    prompts each. ``se``: standard error of ``mean`` from the spread of the per-trial means,
+    :math:`\sqrt{\max(s^2_{\rm between},\,s^2_{\rm within}/n_{\rm test})/T}` (the max guards
+    against a tiny between-trial estimate when T is small); ``se_within``: the test-prompt-only SE
+    (ignores training randomness). Arrays when several τ were simulated.
+    """
+
+    mean: np.ndarray
+    se: np.ndarray
+    se_within: np.ndarray
+    trial_means: np.ndarray       # (trials, n_tau)
+    taus: np.ndarray
+    n: np.ndarray
+    p: int
+    d: int
+    ell: int
+    k: int | None
+    trials: int
+    n_test: int
+    params: dict = field(default_factory=dict)
+
+    def estimate(self, i: int = 0) -> MeanEstimate:
+        """:class:`MeanEstimate` for the i-th τ (for :func:`theorycheck.montecarlo.compare`)."""
+        return MeanEstimate(float(self.mean[i]), float(self.se[i]), self.trials * self.n_test)
+
+
+def _draw_tasks(rng, k, d, c_sqrt, normalize):
+    W = rng.standard_normal((k, d))
+    if c_sqrt is not None:
+        W = W * c_sqrt
+    if normalize:
+        W *= math.sqrt(d) / np.linalg.norm(W, axis=1, keepdims=True)
+    return W
+
+
+def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048):
+    r"""``(u, s)`` for one prompt per row of ``W`` (tasks), context length ``ell``.
+
+    ``method="direct"``: draw the :math:`\ell\times d` inputs and form
+    :math:`u=\frac d\ell\sum y_ix_i`, :math:`s=\frac1\ell\sum y_i^2`.
+    ``method="projected"`` (same joint law, :math:`O(\ell+d)` per prompt): with
+    :math:`t_i=x_i^\top w\sim\mathcal N(0,\|w\|^2/d)` and :math:`\hat w=w/\|w\|`, the component of
+    :math:`x_i` orthogonal to :math:`w` is :math:`\mathcal N(0,P_\perp/d)` and independent of
+    :math:`t_i`, so :math:`\sum_iy_iP_\perp x_i\mid y\sim\mathcal N(0,\frac{\sum y_i^2}{d}P_\perp)` and
+    :math:`u=\frac d\ell[\hat w\sum_iy_it_i/\|w\|+\sqrt{\textstyle\sum y_i^2/d}\,P_\perp\zeta]`,
+    :math:`\zeta\sim\mathcal N(0,I_d)`.
+    """
+    n, d = W.shape
+    U = np.empty((n, d))
+    S = np.empty(n)
+    sr = math.sqrt(rho)
+    for a in range(0, n, chunk):
+        w = W[a:a + chunk]
+        m = w.shape[0]
+        norms = np.linalg.norm(w, axis=1)
+        if method == "direct":
+            X = rng.standard_normal((m, ell, d)) / math.sqrt(d)
+            t = np.einsum("mld,md->ml", X, w)
+            y = fn(t) + sr * rng.standard_normal((m, ell))
+            U[a:a + m] = (d / ell) * np.einsum("ml,mld->md", y, X)
+        else:
+            t = rng.standard_normal((m, ell)) * (norms / math.sqrt(d))[:, None]
+            y = fn(t) + sr * rng.standard_normal((m, ell))
+            what = w / norms[:, None]
+            par = np.sum(y * t, axis=1) / norms
+            zeta = rng.standard_normal((m, d))
+            zeta -= np.sum(zeta * what, axis=1, keepdims=True) * what
+            y2 = np.sum(y * y, axis=1)
+            U[a:a + m] = (d / ell) * (par[:, None] * what + np.sqrt(y2 / d)[:, None] * zeta)
+        S[a:a + m] = np.sum(y * y, axis=1) / ell
+    return U, S
+
+
+def _features(xq, U, S):
+    """Rows vec(x_test [u^T, s]) in row-major order: index i*(d+1)+j."""
+    n, d = U.shape
+    Z = np.concatenate([U, S[:, None]], axis=1)
+    return (xq[:, :, None] * Z[:, None, :]).reshape(n, d * (d + 1))
+
+
+def _fit_all(X, y, ns, d, lam):
+    """Ridge / min-norm fits on the prefixes X[:n] for each n in ns (ascending). Returns list of γ."""
+    p = X.shape[1]
+    out = []
+    G = np.zeros((p, p))
+    r = np.zeros(p)
+    done = 0
+    for n in ns:
+        pen = (n / d) * lam
+        if n <= p:
+            Xn = X[:n]
+            K = Xn @ Xn.T
+            K[np.diag_indices_from(K)] += pen
+            try:
+                a = sla.solve(K, y[:n], assume_a="pos", check_finite=False)
+            except (sla.LinAlgError, np.linalg.LinAlgError):
+                a = sla.lstsq(K, y[:n])[0]
+            out.append(Xn.T @ a)
+        else:
+            if done < n:
+                blk = X[done:n]
+                G += blk.T @ blk
+                r += blk.T @ y[done:n]
+                done = n
+            A = G.copy()
+            A[np.diag_indices_from(A)] += pen
+            try:
+                out.append(sla.solve(A, r, assume_a="pos", check_finite=False))
+            except (sla.LinAlgError, np.linalg.LinAlgError):
+                out.append(sla.lstsq(X[:n], y[:n])[0])
+    return out
+
+
+def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0, n_test=2000,
+                       normalize_tasks=False, method="projected", C_train=None, C_test=None,
+                       n_query=32) -> SimResult:
+    r"""Monte Carlo of the actual predictor for several τ (nested prefixes of one training set
+    per trial: the τ points of one trial share data, each point is an unbiased estimate).
+
+    Per trial: draw :math:`k=\mathrm{round}(\kappa d)` tasks (or a fresh task per prompt if κ = ∞),
+    assign them round-robin to :math:`n_{\max}=\mathrm{round}(\tau_{\max}d^2)` prompts, build
+    :math:`u,s` (:func:`context_statistics`), the query :math:`x\sim\mathcal N(0,I_d/d)`, label
+    :math:`y=f(x^\top w)+\varepsilon`, features :math:`\mathrm{vec}(x[u^\top,s])`; fit Γ on each
+    prefix (min-norm / ridge, solved in the smaller of the n- and p-dimensional spaces). Test on
+    ``n_test`` prompts with fresh tasks :math:`w\sim\mathcal N(0,C_{\rm test})`: given
+    :math:`v=Au+sb` and the task, the query error is averaged over ``n_query`` draws of
+    :math:`t=x^\top w` and *exactly* over the query's component orthogonal to :math:`w` and the
+    label noise: :math:`\mathrm{err}=\overline{(f(t)-\beta t)^2}+\rho+\|P_\perp v\|^2/d`,
+    :math:`\beta=w^\top v/\|w\|^2` (Rao–Blackwellised; unbiased for the query MSE).
+
+    ``C_train``/``C_test``: optional 1-D arrays of task-covariance eigenvalues (diagonal
+    covariances; default identity).
+    """
+    d = check_int("d", d, minimum=2)
+    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
+    kappa = check_real("kappa", kappa, low=0.0, low_open=True, allow_inf=True)
+    rho = check_real("rho", rho, low=0.0)
+    lam = check_real("lam", lam, low=0.0)
+    trials = check_int("trials", trials, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    n_test = check_int("n_test", n_test, minimum=2)
+    n_query = check_int("n_query", n_query, minimum=1)
+    normalize_tasks = check_bool("normalize_tasks", normalize_tasks)
+    if method not in ("projected", "direct"):
+        raise ValueError(f"method must be one of ['direct', 'projected'], got {method!r}")
+    taus = np.atleast_1d(np.asarray(taus, dtype=float))
+    if taus.size == 0 or not np.all(np.isfinite(taus)) or np.any(taus <= 0):
+        raise ValueError("taus must be a non-empty list of finite positive numbers")
+    _, fn = teacher(f)
+    ell = max(1, int(round(alpha * d)))
+    k = None if math.isinf(kappa) else max(1, int(round(kappa * d)))
+    ns = np.array([max(1, int(round(t * d * d))) for t in taus])
+    order = np.argsort(ns, kind="stable")
+    p = d * (d + 1)
+    if ns.max() * p > 6e8:
+        raise ValueError(f"n_max * p = {ns.max() * p:.3g} exceeds the memory budget (6e8 doubles)")
+    cs_tr = None if C_train is None else np.sqrt(_eig_arg("C_train", C_train, d))
+    cs_te = None if C_test is None else np.sqrt(_eig_arg("C_test", C_test, d))
+    sr = math.sqrt(rho)
+    tm = np.zeros((trials, taus.size))
+    wv = np.zeros((trials, taus.size))
+    for t_i, rng in enumerate(rngs(seed, trials)):
+        nmax = int(ns.max())
+        if k is None:
+            Wp = _draw_tasks(rng, nmax, d, cs_tr, normalize_tasks)
+        else:
+            Wk = _draw_tasks(rng, k, d, cs_tr, normalize_tasks)
+            Wp = Wk[np.arange(nmax) % k]
+        U, S = context_statistics(fn, Wp, ell, rho, rng, method)
+        xq = rng.standard_normal((nmax, d)) / math.sqrt(d)
+        yq = fn(np.einsum("nd,nd->n", xq, Wp)) + sr * rng.standard_normal(nmax)
+        X = _features(xq, U, S)
+        del U, S, xq
+        gams = _fit_all(X, yq, [int(ns[j]) for j in order], d, lam)
+        del X
+        # test set (shared across the tau's of this trial)
+        Wt = _draw_tasks(rng, n_test, d, cs_te, normalize_tasks)
+        Ut, St = context_statistics(fn, Wt, ell, rho, rng, method)
+        nw2 = np.sum(Wt * Wt, axis=1)
+        tq = rng.standard_normal((n_test, n_query)) * np.sqrt(nw2 / d)[:, None]
+        ft = fn(tq)
+        for jj, j in enumerate(order):
+            Gm = gams[jj].reshape(d, d + 1)
+            V = Ut @ Gm[:, :d].T + St[:, None] * Gm[:, d][None, :]
+            beta = np.sum(V * Wt, axis=1) / nw2
+            perp2 = np.sum(V * V, axis=1) - beta * beta * nw2
+            err = np.mean((ft - beta[:, None] * tq) ** 2, axis=1) + rho + perp2 / d
+            tm[t_i, j] = err.mean()
+            wv[t_i, j] = err.var(ddof=1)
+    mean = tm.mean(axis=0)
+    within = wv.mean(axis=0) / n_test
+    between = tm.var(axis=0, ddof=1) if trials > 1 else np.zeros(taus.size)
+    se = np.sqrt(np.maximum(between, within) / trials)
+    return SimResult(mean, se, np.sqrt(within / trials), tm, taus, ns, p, d, ell, k, trials, n_test,
+                     {"alpha": alpha, "kappa": kappa, "rho": rho, "lam": lam, "seed": seed,
+                      "normalize_tasks": normalize_tasks, "method": method, "n_query": n_query})
+
+
+def _eig_arg(name, C, d):
+    a = np.asarray(C, dtype=float)
+    if a.ndim != 1 or a.size != d or not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ValueError(f"{name} must be a 1-D array of {d} finite non-negative eigenvalues")
+    return a
+
+
+def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test=2000,
+                 normalize_tasks=False, method="projected", C_train=None, C_test=None) -> MeanEstimate:
+    r"""Monte Carlo test MSE of the actual reduced linear-attention predictor at one τ.
+
+    Returns a :class:`~theorycheck.montecarlo.MeanEstimate` (``mean``, ``se`` as in
+    :class:`SimResult`, ``n`` = trials × n_test). See :func:`simulate_icl_sweep` for the protocol.
+
+    >>> est = simulate_icl("linear", d=8, alpha=2, kappa=math.inf, tau=3, rho=0.1, trials=2, n_test=500)
+    >>> 0.2 < est.mean < 2.0
+    True
+    """
+    res = simulate_icl_sweep(f, d, alpha, kappa, [tau], rho, lam, trials, seed, n_test,
+                             normalize_tasks, method, C_train, C_test)
+    return MeanEstimate(float(res.mean[0]), float(res.se[0]), res.trials * res.n_test, seed=res.params["seed"],
+                        label=f"simulate_icl d={d} tau={tau}")
