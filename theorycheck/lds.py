@@ -61,10 +61,11 @@ __all__ = [
     "LDSBatch", "DiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
     "NonNormalLDSPrior", "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds",
     "token_matrix", "attention_forward", "attention_predict", "attention_loss_and_grad",
-    "effective_coefficients", "lag1_matrix", "wqk_star_moments", "WqkStar", "wqk_star",
+    "effective_coefficients", "lag1_matrix", "exact_component_average", "stationarity_moments", "wqk_star_moments", "WqkStar", "wqk_star",
     "per_system_ratio_average", "simulate_wqk_star", "ar_gd_step_prediction", "ar_least_squares_predict",
     "TrainResult", "train_linear_attention", "parity_zero_pattern", "predicted_support",
-    "jaccard_distance", "kalman_one_step_mse", "oracle_ar_mse", "pcg_quantities",
+    "jaccard_distance", "kalman_one_step_mse", "oracle_ar_mse", "pcg_quantities", "stationarity_rhs",
+    "steady_state_closed_loop_radius", "sym_observations", "sym_token_matrix", "sym_attention_forward", "sym_ar_loss",
 ]
 
 
@@ -577,47 +578,82 @@ def _moment_functions(T):
     return Nf, Df
 
 
-def _exact_components(T, prior, laws):
-    r"""Exact prior average of N and D when y = sum of independent scalar components + noise.
-
-    N is quadratic and D cubic in K; with K = sum_k X_k (X_0 = sigma_v^2 I deterministic, X_k the
-    autocovariance of component k, a function of its own a_k), expanding the multilinear forms and
-    using independence: E N = sum_k E N(X_k) + N(M) - sum_k N(m_k) and
-    E D = sum_k E D(X_k) + 3 sum_k E D~(X_k, X_k, M - m_k) + D(M) - 3 sum_k D~(m_k, m_k, M)
-    + 2 sum_k D(m_k), with m_k = E X_k, M = sum_k m_k and the polarisation
-    D~(X, X, Y) = [D(2X+Y) - D(2X) - 2 D(X+Y) + 2 D(X) + D(Y)] / 6. One-dimensional averages over
-    a_k ~ U[-a_max, a_max] by Gauss-Legendre with 3T + 2 nodes (exact: every integrand is a
-    polynomial of degree <= 6T in a_k)."""
-    Nf, Df = _moment_functions(T)
+def _component_nodes(T, prior, laws):
     x, wts = np.polynomial.legendre.leggauss(3 * T + 2)
-    wts = wts / 2
     a = prior.a_max * x
-    comps = []       # (X nodes (G,T,T) or None, mean (T,T), multiplicity)
+    comps = []       # (X at the nodes (G,T,T) or None, mean (T,T), multiplicity)
     for sw, mult in laws:
         sysm = LDSBatch(a.reshape(-1, 1, 1), np.ones((a.size, 1)), np.full((a.size, 1, 1), sw ** 2),
                         prior.sigma0, 0.0)
         X = lds_autocovariance(sysm, T)
-        comps.append((X, np.einsum("g,gij->ij", wts, X), mult))
+        comps.append((X, np.einsum("g,gij->ij", wts / 2, X), mult))
     V = prior.sigma_v ** 2 * np.eye(T)
     comps.append((None, V, 1))
+    return wts / 2, comps
+
+
+def exact_component_average(T: int, prior, forms) -> list[float]:
+    r"""Exact prior averages :math:`E_{sys}[F(K)]` of forms homogeneous of degree 1, 2 or 3 in the
+    autocovariance K, for priors whose output is a sum of independent scalar components
+    (setting (a); setting (c) with diagonal :math:`\Sigma_w`).
+
+    ``forms`` is a list of ``(degree, F)`` with ``F`` mapping a batch (B, T, T) to (B,) and
+    homogeneous of that degree (e.g. an Isserlis moment of that order / 2). With
+    :math:`K=\sum_kX_k` (:math:`X_0=\sigma_v^2I` deterministic, :math:`X_k` the autocovariance of
+    component k, a function of its own :math:`a_k`), :math:`m_k=EX_k`, :math:`M=\sum_km_k`, and
+    the symmetric multilinear forms of F, independence gives
+
+    * degree 1: :math:`F(M)`;
+    * degree 2: :math:`\sum_k E F(X_k) + F(M) - \sum_k F(m_k)`;
+    * degree 3: :math:`\sum_k E F(X_k) + 3\sum_k E\tilde F(X_k,X_k,M-m_k) + F(M)
+      - 3\sum_k\tilde F(m_k,m_k,M) + 2\sum_kF(m_k)`,
+
+    with the polarisation :math:`\tilde F(X,X,Y)=[F(2X+Y)-F(2X)-2F(X+Y)+2F(X)+F(Y)]/6`. The
+    one-dimensional averages over :math:`a_k\sim U[-a_{\max},a_{\max}]` use Gauss–Legendre with
+    3T + 2 nodes, exact because every integrand is a polynomial of degree ≤ 6T in :math:`a_k`.
+    """
+    T = check_int("T", T, minimum=1)
+    laws = _component_laws(_check_prior(prior))
+    if laws is None:
+        raise ValueError(f"prior must have independent scalar components (setting a, or c with diagonal "
+                         f"Sigma_w), got {prior!r}")
+    wts, comps = _component_nodes(T, prior, laws)
     Mtot = sum(m * mult for _, m, mult in comps)
+    out = []
+    for deg, F in forms:
+        check_int("degree", deg, minimum=1, maximum=3)
 
-    def Dt(X, Y):    # D~(X, X, Y), batched over X
-        Y = np.broadcast_to(Y, X.shape)
-        return (Df(2 * X + Y) - Df(2 * X) - 2 * Df(X + Y) + 2 * Df(X) + Df(Y)) / 6
+        def f1(K):
+            return np.atleast_1d(F(K))
+        if deg == 1:
+            out.append(float(f1(Mtot[None])[0]))
+            continue
+        if deg == 2:
+            tot = float(f1(Mtot[None])[0])
+            for X, m, mult in comps:
+                eF = float(f1(m[None])[0]) if X is None else float(wts @ f1(X))
+                tot += mult * (eF - float(f1(m[None])[0]))
+            out.append(tot)
+            continue
 
-    EN = float(Nf(Mtot)[0])
-    ED = float(Df(Mtot)[0])
-    for X, m, mult in comps:
-        if X is None:
-            eN, eD = float(Nf(m)[0]), float(Df(m)[0])
-            eDt = float(Dt(m[None], Mtot - m)[0])
-        else:
-            eN, eD = float(wts @ Nf(X)), float(wts @ Df(X))
-            eDt = float(wts @ Dt(X, Mtot - m))
-        EN += mult * (eN - float(Nf(m)[0]))
-        ED += mult * (eD + 3 * eDt - 3 * float(Dt(m[None], Mtot)[0]) + 2 * float(Df(m)[0]))
-    return EN, ED
+        def Ft(X, Y):
+            Y = np.broadcast_to(Y, X.shape)
+            return (f1(2 * X + Y) - f1(2 * X) - 2 * f1(X + Y) + 2 * f1(X) + f1(Y)) / 6
+        tot = float(f1(Mtot[None])[0])
+        for X, m, mult in comps:
+            if X is None:
+                eF, eFt = float(f1(m[None])[0]), float(Ft(m[None], Mtot - m)[0])
+            else:
+                eF, eFt = float(wts @ f1(X)), float(wts @ Ft(X, Mtot - m))
+            tot += mult * (eF + 3 * eFt - 3 * float(Ft(m[None], Mtot)[0]) + 2 * float(f1(m[None])[0]))
+        out.append(tot)
+    return out
+
+
+def _exact_components(T, prior, laws):
+    Nf, Df = _moment_functions(T)
+    N, D = exact_component_average(T, prior, [(2, Nf), (3, Df)])
+    return N, D
 
 
 def _scalar_batch(prior, a):
@@ -812,7 +848,7 @@ class TrainResult:
 def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: int, lr: float = 0.01,
                            weight_decay: float = 0.0, clip: float | None = 1.0, warmup: int | None = None,
                            schedule: str = "cosine", init_scale: float = 0.1,
-                           betas=(0.9, 0.999), eps: float = 1e-8) -> TrainResult:
+                           betas=(0.9, 0.999), eps: float = 1e-8, support=None) -> TrainResult:
     r"""Train all entries of :math:`W_{QK}` and :math:`W_V` ((s+1)x(s+1) each) on the halved loss
     :math:`\frac12E[(\hat y_T-y_T)^2]`, fresh systems and trajectories every step.
 
@@ -821,6 +857,8 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     then cosine decay to 0 (``schedule="cosine"``) or constant. Initial weights i.i.d.
     :math:`\mathcal N(0, \text{init\_scale}^2)`. NumPy only; gradients analytic
     (:func:`attention_loss_and_grad`). Randomness: ``SeedSequence(seed)`` → init and data streams.
+    ``support=(mask_QK, mask_V)`` (boolean (s+1)x(s+1) each) restricts training to those entries
+    (the others are held at 0) — used to compare the loss of structured and unstructured optima.
     """
     T = check_int("T", T, minimum=4, maximum=400)
     s = check_int("s", s, minimum=1, maximum=T - 3)
@@ -840,6 +878,12 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     ss = np.random.SeedSequence(seed)
     init_rng, data_rng = (np.random.default_rng(x) for x in ss.spawn(2))
     params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
+    masks = None
+    if support is not None:
+        masks = [np.asarray(x, dtype=bool) for x in support]
+        if len(masks) != 2 or any(mk.shape != (s + 1, s + 1) for mk in masks):
+            raise ValueError(f"support must be two boolean masks of shape ({s + 1}, {s + 1})")
+        params = [p * mk for p, mk in zip(params, masks)]
     m = [np.zeros_like(p) for p in params]
     v2 = [np.zeros_like(p) for p in params]
     losses = np.empty(steps)
@@ -847,7 +891,7 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
         Y = prior.sample(data_rng, batch).simulate(T, data_rng)
         loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
         losses[k] = loss
-        grads = [gq, gv]
+        grads = [gq, gv] if masks is None else [gq * masks[0], gv * masks[1]]
         if clip is not None:
             gn = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
             if gn > clip:
@@ -868,7 +912,8 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
             raise FloatingPointError(f"training diverged at step {k} (lower lr)")
     cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": lr,
            "weight_decay": weight_decay, "clip": clip, "warmup": warmup, "schedule": schedule,
-           "init_scale": init_scale, "betas": [b1, b2], "prior": prior.describe()}
+           "init_scale": init_scale, "betas": [b1, b2], "prior": prior.describe(),
+           "restricted_support": masks is not None}
     return TrainResult(params[0], params[1], losses, cfg)
 
 
@@ -1060,3 +1105,124 @@ def sym_ar_loss(y, s: int, w):
     n = T - s - 1
     return sp.Rational(1, 2 * n) * sum((y[t + s] - sum(w[k] * y[t + k] for k in range(s))) ** 2
                                        for t in range(n))
+
+
+# ----------------------------------------------------------------------------- stationarity
+def _feature_forms(T: int, s: int):
+    """Quadratic-form matrices of n G_kl (k <= l, 1-based) and the query / target indices."""
+    n = T - s - 1
+    feats = []
+    mats = {}
+    for k in range(1, s + 2):
+        for l in range(k, s + 2):
+            mats[(k, l)] = gaussian.quadratic_form_matrix([(i + k - 1, i + l - 1) for i in range(n)], T)
+    for j in range(1, s + 1):
+        for k in range(1, s + 2):
+            for l in range(k, s + 2):
+                feats.append((k, l, j))
+    qidx = {j: T - s + j - 2 for j in range(1, s + 1)}        # 0-based index of q_j = y_{T-s+j-1}
+    return n, feats, mats, qidx
+
+
+def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str = "auto",
+                         n_systems: int = 4000, seed: int = 0) -> dict:
+    r"""Exact moments of the features :math:`f_{klj}=G_{kl}q_j` (k ≤ l) of the attention output.
+
+    ``R[j-1, k-1, l-1]`` :math:`=E[G_{kl}q_jy_T]` (the right-hand side of the stationarity
+    condition; symmetric in k, l) and, with ``gram=True``, the Gram matrix
+    :math:`E[f f^\top]` over the feature list ``features`` and :math:`E[y_T^2]`. Per system by
+    Isserlis (:func:`theorycheck.gaussian.expect_product`); over the prior by
+    :func:`exact_component_average` (``method="exact-components"``) or a Rao-Blackwellised average
+    over ``n_systems`` sampled systems (``"rao-blackwell"``, returns ``R_se`` too).
+    """
+    T = check_int("T", T, minimum=4, maximum=200)
+    s = check_int("s", s, minimum=1, maximum=T - 3)
+    prior = _check_prior(prior)
+    gram = check_bool("gram", gram)
+    check_choice("method", method, ("auto", "exact-components", "rao-blackwell"))
+    n, feats, mats, qidx = _feature_forms(T, s)
+    e = np.eye(T)
+    forms = []
+    for (k, l, j) in feats:
+        forms.append((2, lambda K, k=k, l=l, j=j: gaussian.expect_product(
+            K, linear=[e[qidx[j]], e[T - 1]], quadratic=[mats[(k, l)]]) / n))
+    pairs = []
+    if gram:
+        for a in range(len(feats)):
+            for b in range(a, len(feats)):
+                (k, l, j), (k2, l2, j2) = feats[a], feats[b]
+                pairs.append((a, b))
+                forms.append((3, lambda K, k=k, l=l, j=j, k2=k2, l2=l2, j2=j2: gaussian.expect_product(
+                    K, linear=[e[qidx[j]], e[qidx[j2]]], quadratic=[mats[(k, l)], mats[(k2, l2)]]) / n ** 2))
+        forms.append((1, lambda K: K[:, T - 1, T - 1]))
+    laws = _component_laws(prior)
+    if method == "auto":
+        method = "exact-components" if laws is not None else "rao-blackwell"
+    se = None
+    if method == "exact-components":
+        vals = np.array(exact_component_average(T, prior, forms))
+    else:
+        n_systems = check_int("n_systems", n_systems, minimum=2)
+        samples = []
+        left = n_systems
+        for g in rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000)):
+            size = min(2000, left)
+            K = lds_autocovariance(prior.sample(g, size), T)
+            samples.append(np.stack([np.atleast_1d(F(K)) for _, F in forms], axis=1))
+            left -= size
+        S = np.concatenate(samples)
+        vals = S.mean(0)
+        se = S.std(0, ddof=1) / math.sqrt(S.shape[0])
+    R = np.zeros((s, s + 1, s + 1))
+    Rse = np.zeros((s, s + 1, s + 1)) if se is not None else None
+    for idx, (k, l, j) in enumerate(feats):
+        R[j - 1, k - 1, l - 1] = R[j - 1, l - 1, k - 1] = vals[idx]
+        if se is not None:
+            Rse[j - 1, k - 1, l - 1] = Rse[j - 1, l - 1, k - 1] = se[idx]
+    out = {"R": R, "R_se": Rse, "features": feats, "method": method, "n": n}
+    if gram:
+        Gm = np.zeros((len(feats), len(feats)))
+        for idx, (a, b) in enumerate(pairs):
+            Gm[a, b] = Gm[b, a] = vals[len(feats) + idx]
+        out["gram"] = Gm
+        out["b"] = vals[:len(feats)]
+        out["Eyy"] = float(vals[-1])
+    return out
+
+
+def stationarity_rhs(K, s: int) -> np.ndarray:
+    r"""Per-system :math:`R_{klj}=E[G_{kl}q_jy_T\mid\text{system}]` from the autocovariance ``K``
+    (B, T, T) by Isserlis; returns (B, s, s+1, s+1) indexed ``[b, j-1, k-1, l-1]``."""
+    K = np.asarray(K, dtype=float)
+    if K.ndim == 2:
+        K = K[None]
+    T = K.shape[-1]
+    s = check_int("s", s, minimum=1, maximum=T - 3)
+    n, feats, mats, qidx = _feature_forms(T, s)
+    e = np.eye(T)
+    R = np.zeros((K.shape[0], s, s + 1, s + 1))
+    for (k, l, j) in feats:
+        val = np.atleast_1d(gaussian.expect_product(K, linear=[e[qidx[j]], e[T - 1]], quadratic=[mats[(k, l)]])) / n
+        R[:, j - 1, k - 1, l - 1] = R[:, j - 1, l - 1, k - 1] = val
+    return R
+
+
+def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.ndarray:
+    r"""Spectral radius of :math:`A-Lc^\top` for the steady-state Kalman predictor gain
+    :math:`L=AP c/(c^\top Pc+\sigma_v^2)` (Riccati iterated ``iters`` times): the rate in the
+    Tsiamis–Pappas expansion of :math:`y_{t+1}` in past observations."""
+    iters = check_int("iters", iters, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(np.eye(d), (B, d, d)).copy()
+    At = A.transpose(0, 2, 1)
+    for _ in range(iters):
+        Pc = np.einsum("bij,bj->bi", P, c)
+        Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+        P = A @ (P - np.einsum("bi,bj->bij", Pc, Pc) / Sy[:, None, None]) @ At + Sw
+        P = 0.5 * (P + P.transpose(0, 2, 1))
+    Pc = np.einsum("bij,bj->bi", P, c)
+    Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+    L = np.einsum("bij,bj->bi", A, Pc) / Sy[:, None]
+    Acl = A - np.einsum("bi,bj->bij", L, c)
+    return np.max(np.abs(np.linalg.eigvals(Acl)), axis=-1)

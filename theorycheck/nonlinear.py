@@ -70,7 +70,7 @@ from .validate import check_int, check_real, check_bool, check_psd
 __all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "mp_resolvent",
            "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear", "risk_a1_zero",
            "a1_zero_fixed_point", "simulate_icl", "simulate_icl_sweep", "SimResult",
-           "context_statistics", "ridge_risk_pure_noise"]
+           "context_statistics", "ridge_risk_pure_noise", "extrapolate"]
 
 G = sp.Symbol("g", real=True)
 
@@ -156,6 +156,14 @@ def teacher_moments(f, dps: int = 30) -> dict:
     return out
 
 
+def _mpf(x):
+    """mpmath number from a SymPy number (at 40 digits), an mpf or a float."""
+    if isinstance(x, sp.Basic):
+        with mpmath.workdps(40):
+            return mpmath.mpf(sp.Float(sp.N(x, 40), 40)._mpf_)
+    return mpmath.mpf(x)
+
+
 def _exact_rho(rho):
     if isinstance(rho, sp.Basic):
         return rho
@@ -174,7 +182,7 @@ def rho_f(f, rho):
     m = teacher_moments(f)
     if m["exact"]:
         return _exact_rho(rho) + m["Ef2"]
-    return mpmath.mpf(rho) + mpmath.mpf(m["Ef2"])
+    return mpmath.mpf(rho) + _mpf(m["Ef2"])
 
 
 def rho_nonlinear(f, rho):
@@ -187,7 +195,7 @@ def rho_nonlinear(f, rho):
     m = teacher_moments(f)
     if m["exact"]:
         return sp.simplify(_exact_rho(rho) + m["Ef2"] - m["a1"] ** 2)
-    return mpmath.mpf(rho) + mpmath.mpf(m["Ef2"]) - mpmath.mpf(m["a1"]) ** 2
+    return mpmath.mpf(rho) + _mpf(m["Ef2"]) - _mpf(m["a1"]) ** 2
 
 
 # ------------------------------------------------------------------------------------------------
@@ -713,3 +721,42 @@ def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test
                              normalize_tasks, method, C_train, C_test)
     return MeanEstimate(float(res.mean[0]), float(res.se[0]), res.trials * res.n_test, seed=res.params["seed"],
                         label=f"simulate_icl d={d} tau={tau}")
+
+
+# ------------------------------------------------------------------------------------------------
+# finite-size extrapolation
+# ------------------------------------------------------------------------------------------------
+def extrapolate(ds, means, ses, power=1.0) -> dict:
+    r"""Weighted least-squares fit :math:`m(d)=e_\infty+c\,d^{-\text{power}}` (weights :math:`1/\mathrm{SE}^2`).
+
+    Returns ``{"intercept", "se", "slope", "chi2", "dof", "p_fit", "ci95"}``; ``se`` is the
+    model-based intercept SE inflated by :math:`\sqrt{\chi^2/\mathrm{dof}}` when that exceeds 1
+    (so a poor fit widens, never narrows, the interval); ``p_fit`` is the :math:`\chi^2` goodness-of-fit
+    p-value (small = this power law does not describe the points).
+
+    >>> r = extrapolate([8, 16, 32], [1.5, 1.25, 1.125], [0.01, 0.01, 0.01])
+    >>> round(r["intercept"], 6), round(r["slope"], 6)
+    (1.0, 4.0)
+    """
+    from scipy import stats
+    ds = np.asarray(ds, dtype=float)
+    m = np.asarray(means, dtype=float)
+    s = np.asarray(ses, dtype=float)
+    if not (ds.ndim == m.ndim == s.ndim == 1 and ds.size == m.size == s.size >= 2):
+        raise ValueError("ds, means, ses must be 1-D arrays of equal length >= 2")
+    if np.any(ds <= 0) or np.any(s <= 0) or not np.all(np.isfinite(m)):
+        raise ValueError("ds and ses must be positive and means finite")
+    power = check_real("power", power, low=0.0, low_open=True)
+    X = np.stack([np.ones_like(ds), ds ** (-power)], axis=1)
+    W = 1.0 / s ** 2
+    A = X.T @ (W[:, None] * X)
+    coef = np.linalg.solve(A, X.T @ (W * m))
+    cov = np.linalg.inv(A)
+    resid = m - X @ coef
+    chi2 = float(np.sum(W * resid ** 2))
+    dof = ds.size - 2
+    infl = math.sqrt(chi2 / dof) if dof > 0 and chi2 > dof else 1.0
+    se = math.sqrt(cov[0, 0]) * infl
+    p_fit = float(stats.chi2.sf(chi2, dof)) if dof > 0 else float("nan")
+    return {"intercept": float(coef[0]), "slope": float(coef[1]), "se": se, "chi2": chi2, "dof": dof,
+            "p_fit": p_fit, "ci95": [float(coef[0] - 1.96 * se), float(coef[0] + 1.96 * se)], "power": power}

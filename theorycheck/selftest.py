@@ -952,7 +952,31 @@ def _chk_wqk():
     return worst
 
 
-_LDS_CHECKS = ("lds.wqk-exact-vs-mc",)
+@check("lds.moments-vs-mc", "lds", "exact vs Monte Carlo",
+       "per-system Theorem 4.1 moments N = E[y_{T-1} y_T S], D = E[y_{T-1}^2 S^2] (wqk_star_moments on "
+       "lds_autocovariance) for one fixed system (d = 2, A = diag(0.9, -0.6), T = 8) vs Monte Carlo over "
+       "simulate_lds trajectories with S summed in the check itself (n = 200 000)",
+       needs=["theorycheck.lds:wqk_star_moments", "theorycheck.lds:lds_autocovariance", "theorycheck.lds:LDSBatch"])
+def _chk_lds_moments():
+    from . import lds as L
+    T = 8
+
+    def system(B):
+        return L.LDSBatch(np.broadcast_to(np.diag([0.9, -0.6]), (B, 2, 2)).copy(), np.ones((B, 2)),
+                          np.broadcast_to(0.25 * np.eye(2), (B, 2, 2)).copy(), 1.0, 0.3)
+    N, D = L.wqk_star_moments(L.lds_autocovariance(system(1), T))
+
+    def sampler(rng, size):
+        Y = L.simulate_lds(system(size), T, rng)
+        S = np.sum(Y[:, :T - 2] * Y[:, 1:T - 1], axis=1)          # sum_{i=1}^{T-2} y_i y_{i+1}
+        return np.stack([Y[:, T - 2] * Y[:, T - 1] * S, Y[:, T - 2] ** 2 * S ** 2], axis=1)
+    est = mc.mean(sampler, 200_000, seed=3201, batch=50_000, progress=False)
+    outs = [_mc_vs_exact(float(ex), mc.MeanEstimate(float(est.mean[i]), float(est.se[i]), est.n), lab)
+            for i, (lab, ex) in enumerate((("N", N[0]), ("D", D[0])))]
+    return max(outs, key=lambda o: o[1])
+
+
+_LDS_CHECKS = ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc")
 
 
 @mutant("lds-drop-T-minus-2", "lds", "001",
@@ -992,6 +1016,158 @@ def _m_lag_range(p: Patcher):
     def lag1_matrix(T):
         return g.quadratic_form_matrix([(i, i + 1) for i in range(T - 1)], T)   # BUG: one pair too many
     p.replace(L, "lag1_matrix", lag1_matrix)
+
+
+# ------------------------------------------------------------------ paper 000 (GLA)
+_GLA_CASES = [  # (label, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, MC samples, seed)
+    ("Lambda = I_2", 0.7, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05, 100_000, 4101),
+    ("Lambda = diag(2, .5, 1)", 0.6, 0.8, 6, np.diag([2.0, 0.5, 1.0]), 1.0, 0.2, 0.1, 100_000, 4102),
+]
+
+
+@check("gla.train-error-vs-simulation", "gla", "exact vs Monte Carlo",
+       "exact train error (train_error for Lambda = I, train_error_general otherwise) vs simulate_gla: the "
+       "actual recursion S_i = lam S_{i-1} + v_i k_i' run with the optimal embedded W_KQ, W_V "
+       "(optimal_parameters), 100 000 prompts per case, MSE not halved",
+       needs=["theorycheck.gla:train_error", "theorycheck.gla:simulate_gla", "theorycheck.gla:train_error_general"])
+def _chk_gla_train():
+    from . import gla as G
+    worst = None
+    for lab, lam, gam, n, L, sw, se, noise, ns, seed in _GLA_CASES:
+        d = L.shape[0]
+        ex = G.train_error(lam, gam, n, d, sw, se, noise) if np.allclose(L, np.eye(d)) else \
+            G.train_error_general(lam, gam, n, L, sw, se, noise)
+        est = G.simulate_gla(lam, gam, n, L, sw, se, noise, n_samples=ns, seed=seed)
+        out = _mc_vs_exact(ex, est, f"train error, {lab}")
+        if worst is None or out[1] > worst[1]:
+            worst = out
+    return worst
+
+
+@check("gla.population-loss-vs-simulation", "gla", "exact vs Monte Carlo",
+       "population_loss(Gamma) at a fixed, non-optimal Gamma (seeded random 2x2) vs simulate_gla with that "
+       "Gamma embedded in W_KQ, W_V (100 000 prompts)",
+       needs=["theorycheck.gla:population_loss", "theorycheck.gla:simulate_gla"])
+def _chk_gla_poploss():
+    from . import gla as G
+    rng = np.random.default_rng(4200)
+    Gam = 0.15 * rng.standard_normal((2, 2)) + 0.1 * np.eye(2)
+    WV = np.zeros((3, 3))
+    WV[2, 2] = 1.0
+    WKQ = np.zeros((3, 3))
+    WKQ[:2, :2] = Gam.T
+    ex = G.population_loss(Gam, 0.8, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05)
+    est = G.simulate_gla(0.8, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05, W_KQ=WKQ, W_V=WV, n_samples=100_000, seed=4201)
+    return _mc_vs_exact(ex, est, "population loss at fixed Gamma")
+
+
+@check("gla.zfb-limit", "gla", "limit",
+       "lam = gamma = 1, sigma_e = noise = 0, sigma_w = 1 reproduces Zhang-Frei-Bartlett (JMLR 2024): training "
+       "MSE d(d+1)/(N+d+1) for Lambda = I (d = 3, N = 20; d = 5, N = 7) and Lambda-tilde = (1+1/N) Lambda + "
+       "tr(Lambda)/N I for Lambda = diag(2, .5, 1)",
+       needs=["theorycheck.gla:train_error", "theorycheck.gla:effective_covariance"])
+def _chk_zfb():
+    from . import gla as G
+    pairs = [(f"train error d={d}, N={N}", G.train_error(1.0, 1.0, N, d, 1.0, 0.0), d * (d + 1) / (N + d + 1))
+             for d, N in ((3, 20), (5, 7))]
+    L = np.diag([2.0, 0.5, 1.0])
+    N = 10
+    Lt = G.effective_covariance(1.0, 1.0, N, L, 1.0, 0.0)
+    ref = (1 + 1 / N) * L + np.trace(L) / N * np.eye(3)
+    pairs += [(f"Lambda-tilde[{i},{j}] + 1", Lt[i, j] + 1, ref[i, j] + 1) for i in range(3) for j in range(3)]
+    return _identity(pairs, 1e-10, "Zhang-Frei-Bartlett limit")
+
+
+@check("gla.optimality", "gla", "identity",
+       "the optimum is an optimum: population_loss(Gamma*) equals train_error_general, and 20 seeded random "
+       "perturbations of Gamma* (size 1e-3) never lower the exact loss; the train error is >= the "
+       "irreducible floor sigma_e^2 tr(Lambda) + noise",
+       needs=["theorycheck.gla:optimal_parameters", "theorycheck.gla:population_loss",
+              "theorycheck.gla:irreducible_floor"])
+def _chk_gla_opt():
+    from . import gla as G
+    L = np.diag([2.0, 0.5, 1.0])
+    args = (0.6, 0.8, 6, L, 1.0, 0.2, 0.1)
+    o = G.optimal_parameters(*args)
+    base = G.population_loss(o.Gamma, *args)
+    ref = G.train_error_general(*args)
+    rng = np.random.default_rng(4300)
+    drops = [base - G.population_loss(o.Gamma + 1e-3 * rng.standard_normal((3, 3)), *args) for _ in range(20)]
+    ok, worst, tol, det = _identity([("L(Gamma*) vs train_error_general", base, ref)], 1e-10, "GLA optimality")
+    if max(drops) > 1e-12 * abs(base):
+        return False, max(drops) / abs(base), tol, det + f"; a perturbation lowers the loss by {max(drops):.3g}"
+    floor = G.irreducible_floor(L, 0.2, 0.1)
+    if ref < floor * (1 - 1e-12):
+        return False, (floor - ref) / floor, tol, det + f"; train error {ref:.6g} below the floor {floor:.6g}"
+    return ok, worst, tol, det
+
+
+_GLA_CHECKS = ("gla.train-error-vs-simulation", "gla.population-loss-vs-simulation", "gla.zfb-limit",
+               "gla.optimality")
+
+
+@mutant("gla-exponent-shift", "gla", "000",
+        "GLA weights lam^(n-i) instead of lam^(n+1-i) in the exact moment sums (D1 -> D1/lam, B, A2, N0 -> "
+        "./lam^2); the train error is invariant (a uniform rescaling absorbed by Gamma) but Gamma* and the "
+        "loss at a fixed Gamma are not", _GLA_CHECKS, needs=["theorycheck.gla:moment_sums", "theorycheck.gla:GLASums"])
+def _m_gla_shift(p: Patcher):
+    from . import gla as G
+    orig = G.moment_sums
+
+    def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method="auto"):
+        s = orig(lam, gamma, n, sigma_w2, sigma_e2, method)
+        return G.GLASums(s.D1 / lam, s.B / lam ** 2, s.A2 / lam ** 2, s.N0 / lam ** 2, s.s_q, s.method)
+    p.replace(G, "moment_sums", moment_sums)
+
+
+@mutant("gla-sim-gate-order", "gla", "000",
+        "simulator applies the gate after the update, S_i = lam (S_{i-1} + v_i k_i') (weights lam^(n+2-i))",
+        _GLA_CHECKS, needs=["theorycheck.gla:_gla_forward"])
+def _m_gla_sim(p: Patcher):
+    from . import gla as G
+    orig = G._gla_forward
+
+    def _gla_forward(X, Y, lam, W_KQ, W_V):
+        return lam * orig(X, Y, lam, W_KQ, W_V)          # == the recursion with the gate after the update
+    p.replace(G, "_gla_forward", _gla_forward)
+
+
+@mutant("gla-halved-loss", "gla", "000",
+        "train error reported as the halved loss E[(y_hat - y)^2]/2 where the unhalved MSE is meant", _GLA_CHECKS,
+        needs=["theorycheck.gla:train_error"])
+def _m_gla_halved(p: Patcher):
+    from . import gla as G
+    orig = G.train_error
+
+    def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False):
+        return orig(lam, gamma, n, d, sigma_w2, sigma_e2, noise, halved=True)     # BUG: always halved
+    p.replace(G, "train_error", train_error)
+
+
+@mutant("gla-lambda-tilde-sign", "gla", "000",
+        "sign error in the effective covariance: (1 + B/A2) Lambda - (B tr Lambda + noise N0)/A2 I (at lam = gamma = 1 "
+        "the Zhang-Frei-Bartlett (1+1/N) Lambda + tr(Lambda)/N I with the wrong sign)", _GLA_CHECKS,
+        needs=["theorycheck.gla:effective_covariance", "theorycheck.gla:moment_sums"])
+def _m_gla_sign(p: Patcher):
+    from . import gla as G
+
+    def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0):
+        L = np.asarray(Lambda, dtype=float)
+        s = G.moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+        kappa = s.B * float(np.trace(L)) + noise * s.N0
+        return (1.0 + s.B / s.A2) * L - (kappa / s.A2) * np.eye(L.shape[0])       # BUG: sign
+    p.replace(G, "effective_covariance", effective_covariance)
+
+
+@mutant("gla-D2-d-factor", "gla", "000",
+        "finite-d factor: D2 = A2 + d B instead of A2 + (d + 1) B in the train error (the x_{n+1} fourth-moment "
+        "term forgotten)", _GLA_CHECKS, needs=["theorycheck.gla:_gen"])
+def _m_gla_d2(p: Patcher):
+    from . import gla as G
+
+    def train_error_from_sums(D1, B, A2, N0, s_q, d, noise):
+        return d * s_q + noise - d * D1 ** 2 / (A2 + d * B + noise * N0)               # BUG: d, not d + 1
+    p.setattr(G._gen, "train_error_from_sums", train_error_from_sums)
 
 
 # =========================================================================== running
@@ -1065,6 +1241,11 @@ def run_selftest(mutants=None, progress: bool = False) -> dict:
     }
 
 
+def _cell(text: str) -> str:
+    """Markdown table cell: escape the pipe."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def _fmt_stat(r: dict) -> str:
     if r.get("error"):
         return "raised"
@@ -1098,19 +1279,19 @@ def write_selftest_report(out, data: dict | None = None) -> list[Path]:
          "|---|---|---|---|---|"]
     for r in data["mutants"]:
         if not r["available"]:
-            L.append(f"| `{r['id']}` | {r['paper']} | {r['mistake']} | n/a | {r['note']} |")
+            L.append(f"| `{r['id']}` | {r['paper']} | {_cell(r['mistake'])} | n/a | {_cell(r['note'])} |")
             continue
         by = "; ".join(f"`{x['name']}` ({_fmt_stat(x)})" for x in r["results"] if x["available"] and not x["passed"])
-        L.append(f"| `{r['id']}` | {r['paper']} | {r['mistake']} | {'**yes**' if r['caught'] else '**NO**'} | "
-                 f"{by or '—'} |")
+        L.append(f"| `{r['id']}` | {r['paper']} | {_cell(r['mistake'])} | {'**yes**' if r['caught'] else '**NO**'} | "
+                 f"{_cell(by) or '—'} |")
     L += ["", "## Checks on the unmutated code", "", "| check | kind | passes | statistic (threshold) | detail |",
           "|---|---|---|---|---|"]
     for r in data["clean"]:
         if not r["available"]:
-            L.append(f"| `{r['name']}` | {r['kind']} | n/a | | {r['detail']} |")
+            L.append(f"| `{r['name']}` | {r['kind']} | n/a | | {_cell(r['detail'])} |")
             continue
         L.append(f"| `{r['name']}` | {r['kind']} | {'yes' if r['passed'] else '**NO**'} | "
-                 f"{r['statistic']} ({r['threshold']}) | {r['detail'].replace('|', '/')} {r['error']} |")
+                 f"{r['statistic']} ({r['threshold']}) | {_cell(r['detail'])} {_cell(r['error'])} |")
     L += ["", "## What each check does", ""]
     for c in data["checks"]:
         L.append(f"- `{c['name']}` ({c['kind']}): {c['description']}")
@@ -1186,6 +1367,62 @@ def _cal_ep(seed):
         return y[:, 4] ** 2 * S ** 2
     est = mc.mean(sampler, 4000, seed=seed, batch=4000, progress=False)
     return mc.compare(g.expect_product(K, [e[4], e[4]], [M, M]), est)
+
+
+@calibration_case("gla.train_error vs simulate_gla", "exact GLA train error (Lambda = I_2, lam = 0.7, gamma = 0.9, "
+                  "n = 8, noise 0.05) vs the simulated recursion with the optimal weights, n = 2000 prompts",
+                  needs=["theorycheck.gla:train_error", "theorycheck.gla:simulate_gla"])
+def _cal_gla(seed):
+    from . import gla as G
+    est = G.simulate_gla(0.7, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05, n_samples=2000, seed=seed, batch=2000)
+    return mc.compare(G.train_error(0.7, 0.9, 8, 2, 1.0, 0.1, 0.05), est)
+
+
+def _cal_lds_n(n):
+    def run(seed):
+        from . import lds as L
+        prior = L.DiagonalLDSPrior(d=1, a_max=0.9, sigma0=1.0, sigma_w=0.5, sigma_v=0.3)
+        sim = L.simulate_wqk_star(6, prior, n, seed=seed, batch=min(n, 20_000))
+        return mc.compare(L.wqk_star(6, prior).value, mc.MeanEstimate(sim.value, sim.se, sim.n_systems))
+    return run
+
+
+for _n in (4000, 40_000):
+    calibration_case(f"lds.wqk_star vs simulate_wqk_star (n = {_n})",
+                     "exact W_QK* (setting a, d = 1, a_max = 0.9, T = 6) vs trajectory Monte Carlo (ratio of means "
+                     f"of heavy-tailed 4th/6th-order products, delta-method SE), n = {_n} trajectories",
+                     needs=["theorycheck.lds:wqk_star", "theorycheck.lds:simulate_wqk_star"])(_cal_lds_n(_n))
+
+
+@calibration_case("lds per-system moment N vs Monte Carlo", "exact N = E[y_{T-1} y_T S] for one fixed system "
+                  "(d = 2, T = 8) vs the mean over 2000 simulated trajectories",
+                  needs=["theorycheck.lds:wqk_star_moments", "theorycheck.lds:simulate_lds"])
+def _cal_lds_moment(seed):
+    from . import lds as L
+    T = 8
+
+    def system(B):
+        return L.LDSBatch(np.broadcast_to(np.diag([0.9, -0.6]), (B, 2, 2)).copy(), np.ones((B, 2)),
+                          np.broadcast_to(0.25 * np.eye(2), (B, 2, 2)).copy(), 1.0, 0.3)
+    N, _ = L.wqk_star_moments(L.lds_autocovariance(system(1), T))
+
+    def sampler(rng, size):
+        Y = L.simulate_lds(system(size), T, rng)
+        return Y[:, T - 2] * Y[:, T - 1] * np.sum(Y[:, :T - 2] * Y[:, 1:T - 1], axis=1)
+    return mc.compare(float(N[0]), mc.mean(sampler, 2000, seed=seed, batch=2000, progress=False))
+
+
+@calibration_case("nonlinear rho_nl vs Monte Carlo", "rho_nonlinear(relu, 0.1) = E[(f(g) + eps - a_1 g)^2] vs "
+                  "the Monte Carlo mean over 2000 draws of (g, eps)", needs=["theorycheck.nonlinear:rho_nonlinear"])
+def _cal_rho_nl(seed):
+    from . import nonlinear as N
+    a1 = 0.5                                          # E[g relu(g)] = 1/2
+
+    def sampler(rng, size):
+        g, e = rng.standard_normal((2, size))
+        return (np.maximum(g, 0.0) + math.sqrt(0.1) * e - a1 * g) ** 2
+    return mc.compare(float(N.rho_nonlinear("relu", 0.1)), mc.mean(sampler, 2000, seed=seed, batch=2000,
+                                                                    progress=False))
 
 
 def _binom_ci(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
