@@ -213,7 +213,10 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     """
     s, d, noise = _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
     halved = check_bool("halved", halved)
-    val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, noise))
+    if s.A2 + (d + 1) * s.B + noise * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
+        val = float(d * s.s_q + noise)
+    else:
+        val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, noise))
     return val / 2 if halved else val
 
 
@@ -295,7 +298,9 @@ def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -
 
     F2 = (F(gamma + h) - 2 * F(gamma) + F(gamma - h)) / h ** 2
     G1 = (G(gamma + h) - G(gamma - h)) / (2 * h)
-    return {"lam_pred": gamma + G1 / ((d + 1) * F2), "F2": F2, "G1": G1}
+    # the expansion log(1 + G/(d+1)) ≈ G/(d+1) needs G(γ)/(d+1) ≪ 1
+    return {"lam_pred": gamma + G1 / ((d + 1) * F2), "F2": F2, "G1": G1,
+            "expansion_parameter": G(gamma) / (d + 1)}
 
 
 # ------------------------------------------------------------------ general Λ
@@ -319,6 +324,8 @@ def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -
     L = _lambda_mat(Lambda)
     noise = _var("noise", noise)
     s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    if s.A2 <= 0:
+        raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: the effective covariance is undefined)")
     return (1.0 + s.B / s.A2) * L + (kappa / s.A2) * np.eye(L.shape[0])
 
 

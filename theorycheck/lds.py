@@ -1045,15 +1045,20 @@ def pcg_quantities(W_QK, W_V, Y) -> dict:
     z0 = r0 @ P.T
     d0 = z0
     Hd0 = np.einsum("bij,bj->bi", H, d0)
+    def sdiv(a, b):       # a / b, 0 where b == 0 (PCG already converged)
+        out = np.zeros_like(a)
+        np.divide(a, b, out=out, where=np.abs(b) > 1e-300)
+        return out
     rz0 = np.sum(r0 * z0, 1)
-    al0 = rz0 / np.sum(d0 * Hd0, 1)
+    al0 = sdiv(rz0, np.sum(d0 * Hd0, 1))
     w1 = al0[:, None] * d0
     r1 = r0 - al0[:, None] * Hd0
     z1 = r1 @ P.T
-    beta = np.sum(r1 * z1, 1) / rz0
+    beta = sdiv(np.sum(r1 * z1, 1), rz0)
     d1 = z1 + beta[:, None] * d0
     Hd1 = np.einsum("bij,bj->bi", H, d1)
-    al1 = np.sum(r1 * z1, 1) / np.sum(d1 * Hd1, 1)
+    rel = np.linalg.norm(r1, axis=1) <= 1e-12 * np.maximum(np.linalg.norm(r0, axis=1), 1e-300)
+    al1 = np.where(rel, 0.0, sdiv(np.sum(r1 * z1, 1), np.sum(d1 * Hd1, 1)))
     w2 = w1 + al1[:, None] * d1
     r2 = r1 - al1[:, None] * Hd1
     z2 = r2 @ P.T

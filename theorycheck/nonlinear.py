@@ -595,8 +595,8 @@ def _fit_all(X, y, ns, d, lam):
             K = Xn @ Xn.T
             K[np.diag_indices_from(K)] += pen
             try:
-                a = sla.solve(K, y[:n], assume_a="pos", check_finite=False)
-            except (sla.LinAlgError, np.linalg.LinAlgError):
+                a = np.linalg.solve(K, y[:n])
+            except np.linalg.LinAlgError:
                 a = sla.lstsq(K, y[:n])[0]
             out.append(Xn.T @ a)
         else:
@@ -608,8 +608,8 @@ def _fit_all(X, y, ns, d, lam):
             A = G.copy()
             A[np.diag_indices_from(A)] += pen
             try:
-                out.append(sla.solve(A, r, assume_a="pos", check_finite=False))
-            except (sla.LinAlgError, np.linalg.LinAlgError):
+                out.append(np.linalg.solve(A, r))
+            except np.linalg.LinAlgError:
                 out.append(sla.lstsq(X[:n], y[:n])[0])
     return out
 

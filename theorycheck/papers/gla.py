@@ -223,6 +223,7 @@ def claim_zfb(ctx) -> Claim:
                        "reduced one (claim 000-full-vs-reduced-optimum). Zhang–Frei–Bartlett's convention $w\\sim N(0,I_d)$ is $\\sigma_w=1$; "
                        "their $1/N$ normalisation only rescales Γ."),
               evidence={"symbolic_match": sym_ok, "max_abs_numeric_diff": max(diffs), "pairs": lam_n,
+                        "halved_loss_value": "d(d+1)/(2(n+d+1))",
                         "stationary_train_error_general": str(sp.factor(gen.stationary_train_error(n_, d_, sp.Symbol("sigma_w2"), sp.Symbol("sigma_e2"), sp.Symbol("sigma2"))))},
               derivation=[r"\lambda=\gamma=1:\ D_1=B=" + gen.LATEX["stationary_D1"] + r",\ A_2=" + gen.LATEX["stationary_A2"],
                           r"L^*=" + gen.LATEX["stationary_train_error"], r"\sigma_w=1,\sigma_e=\sigma=0:\ L^*=" + gen.LATEX["zfb"]])
@@ -410,7 +411,8 @@ def claim_monotonicity(ctx) -> list[Claim]:
         for d in (D_EXP, 100, 1000):
             r = gla.optimal_lambda(0.8, n, d, sw2, se2, noise, grid_size=201)
             pert = gla.lambda_star_large_d_correction(0.8, n, d, sw2, se2, noise)
-            regimes[name][f"d={d}"] = {"lam_star": r.lam, "first_order_prediction": pert["lam_pred"]}
+            regimes[name][f"d={d}"] = {"lam_star": r.lam, "first_order_prediction": pert["lam_pred"],
+                                       "expansion_parameter_G_over_d_plus_1": pert["expansion_parameter"]}
     lam_exp = regimes["signal-dominated (σ_e/σ_w = 0.1)"][f"d={D_EXP}"]["lam_star"]
     c1 = _c(id="000-monotonicity-regimes", lines=(50, 50),
             paraphrase="In two regimes (signal-dominated σ_e ≪ σ_w; long sequences with noise dominating) ξ(λ) is increasing on (0, γ) and decreasing on (γ, 1).",
@@ -423,8 +425,11 @@ def claim_monotonicity(ctx) -> list[Claim]:
                      "curves (γ, σ's including far-from-stationary σ_w, n). At finite d it FAILS: the maximiser moves below γ — at the "
                      f"experiment's own sizes (d = {D_EXP}, n = {N_EXP}, σ_e/σ_w = 0.1, γ = 0.8) λ* = {lam_exp:.4f}, so ξ decreases on "
                      f"({lam_exp:.3f}, 0.8). λ* per regime and d (first-order prediction $\\gamma+G'(\\gamma)/((d+1)F''(\\gamma))$): " +
-                     "; ".join(f"{k}: " + ", ".join(f"{dd} → {v['lam_star']:.4f} (pred {v['first_order_prediction']:.4f})" for dd, v in vv.items())
-                               for k, vv in regimes.items()) + "."),
+                     "; ".join(f"{k}: " + ", ".join(f"{dd} → {v['lam_star']:.4f} (pred {v['first_order_prediction']:.4f}, "
+                                                    f"G/(d+1) = {v['expansion_parameter_G_over_d_plus_1']:.2g})" for dd, v in vv.items())
+                               for k, vv in regimes.items()) +
+                     ". The first-order formula is accurate once G/(d+1) ≪ 1; label noise enters G through σ²N₀/B, which is large "
+                     "when σ² ≫ s, so in the noise-dominated regime the shift is not first-order small at d = 10."),
             evidence={"large_d_increasing_left": worst_inc, "large_d_decreasing_right": worst_dec, "finite_d": regimes},
             derivation=[r"\lambda\,(2D_1'B-D_1B')=\sum_{k>j}2(k-j)a_ka_j\lambda^{k+j}(\lambda^j\gamma^k-\lambda^k\gamma^j),\quad a_k=s_{n+1-k}",
                         r"\lambda^*\approx\gamma+\frac{G'(\gamma)}{(d+1)F''(\gamma)},\ F=\log\frac{D_1^2}{B},\ G=\frac{A_2+\sigma^2N_0}{B}"])
@@ -507,7 +512,7 @@ def claim_test(ctx) -> list[Claim]:
     gammas = (0.8, 0.9, 0.975)
     fl = []
     rng_seed = ctx.seed_for("000-test-floor")
-    runs = 500 if ctx.quick else 5000
+    runs = 2000 if ctx.quick else 20000
     for k, g in enumerate(gammas):
         r = gla.optimal_lambda(g, N_EXP, D_EXP, SW2_DEF, SE2_DEF, grid_size=201)
         rng = mc.rngs(rng_seed, len(gammas))[k]
@@ -616,143 +621,241 @@ def claim_flow(ctx) -> list[Claim]:
 
 
 # ====================================================================== LMS / RLS
-MUS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
-BETAS = (0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995, 0.999, 1.0)
+MUS_FULL = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+BETAS_FULL = (0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995, 0.999, 1.0)
+MUS_QUICK = (0.0005, 0.002, 0.01, 0.03, 0.05, 0.08, 0.12)
+BETAS_QUICK = (0.8, 0.85, 0.9, 0.95, 0.98, 0.99, 0.999)
 
 
-def _filters(ctx, gamma, d, se2, noise, runs, T, tag):
-    seed = ctx.seed_for(f"000-filters-{tag}-{gamma}-{d}-{se2}-{noise}")
-    X, Y = af.ar1_stream(np.random.default_rng(seed), runs, T, d, gamma, SW2_DEF, se2, noise)
+def _summ(E, half):
+    """Per-run statistics of a priori squared errors E (T, runs): last position and second-half average."""
+    runs = E.shape[1]
+    fin = np.isfinite(E).all(axis=0) & (np.abs(E) < 1e12).all(axis=0)
+    if fin.sum() < runs:
+        return {"diverged_runs": int(runs - fin.sum()), "last": float("inf"), "last_se": float("nan"),
+                "avg": float("inf"), "avg_se": float("nan")}
+    last = mc.from_samples(E[-1])
+    avg = mc.from_samples(E[half:].mean(axis=0))
+    return {"diverged_runs": 0, "last": last.mean, "last_se": last.se, "avg": avg.mean, "avg_se": avg.se}
+
+
+def _filters(ctx, gamma, d, se2, noise, runs_scan, runs_eval, T, tag, mus, betas):
+    r"""Scan μ, β on one set of streams, then evaluate the selected ones on fresh streams.
+
+    Selecting the best of many noisy estimates biases it low; the fresh evaluation removes that
+    bias (the paper-scale '10,000 runs' are the evaluation runs in full mode).
+    """
     half = T // 2
-
-    def summ(E):
-        fin = np.isfinite(E).all(axis=0) & (np.abs(E) < 1e12).all(axis=0)
-        if fin.sum() < runs:
-            return {"diverged_runs": int(runs - fin.sum()), "last": float("inf"), "last_se": float("nan"),
-                    "avg": float("inf")}
-        last = mc.from_samples(E[-1])
-        return {"diverged_runs": 0, "last": last.mean, "last_se": last.se, "avg": float(E[half:].mean())}
-
-    lms = {mu: summ(af.lms_errors(X, Y, mu)) for mu in MUS}
-    rls = {b: summ(af.rls_errors(X, Y, b)) for b in BETAS}
-    kal = summ(af.kalman_errors(X, Y, gamma, SW2_DEF, se2, noise))
+    key = f"{tag}-{gamma}-{d}-{se2}-{noise}"
+    X, Y = af.ar1_stream(np.random.default_rng(ctx.seed_for(f"000-filters-scan-{key}")), runs_scan, T, d, gamma,
+                         SW2_DEF, se2, noise)
+    lms = {mu: _summ(af.lms_errors(X, Y, mu), half) for mu in mus}
+    rls = {b: _summ(af.rls_errors(X, Y, b), half) for b in betas}
+    best_mu = min((v["avg"], k) for k, v in lms.items())[1]
+    best_beta = min((v["avg"], k) for k, v in rls.items())[1]
+    X, Y = af.ar1_stream(np.random.default_rng(ctx.seed_for(f"000-filters-eval-{key}")), runs_eval, T, d, gamma,
+                         SW2_DEF, se2, noise)
     r = gla.optimal_lambda(gamma, T - 1, d, SW2_DEF, se2, noise, grid_size=201)
     opt = gla.optimal_parameters(r.lam, gamma, T - 1, np.eye(d), SW2_DEF, se2, noise)
-    gl = summ(af.gla_stream_errors(X, Y, r.lam, opt.Gamma))
-    la = gla.optimal_lambda(gamma, T - 1, d, SW2_DEF, se2, noise).error_linear_attention
-    return {"lms": lms, "rls": rls, "kalman": kal, "gla_mc": gl, "gla_exact": r.error, "gla_lam": r.lam,
-            "la_exact": la, "trivial": d * se2 / (1 - gamma ** 2) + noise if gamma < 1 else float("nan")}
+    ev = {"lms": _summ(af.lms_errors(X, Y, best_mu), half), "rls": _summ(af.rls_errors(X, Y, best_beta), half),
+          "kalman": _summ(af.kalman_errors(X, Y, gamma, SW2_DEF, se2, noise), half),
+          "gla_stream": _summ(af.gla_stream_errors(X, Y, r.lam, opt.Gamma), half)}
+    trivial = d * se2 / (1 - gamma ** 2) + noise if gamma < 1 else float("nan")
+    return {"scan_lms": lms, "scan_rls": rls, "best_mu": best_mu, "best_beta": best_beta, "eval": ev,
+            "gla_exact": r.error, "gla_lam": r.lam, "la_exact": r.error_linear_attention, "trivial": trivial,
+            "runs_scan": runs_scan, "runs_eval": runs_eval}
 
 
-def _best(tab, key="last"):
-    items = [(k, v[key]) for k, v in tab.items() if v["diverged_runs"] == 0]
-    return min(items, key=lambda t: t[1])
+def _z(exact, est, se):
+    return (est - exact) / se if se and se > 0 else float("nan")
 
 
 def claim_filters(ctx) -> list[Claim]:
     T = 1000
-    runs = 400 if ctx.quick else 10000
-    main = {g: _filters(ctx, g, D_EXP, SE2_DEF, 0.0, runs, T, "main") for g in (0.8, 0.975)}
-    # figure
+    quick = ctx.quick
+    mus, betas = (MUS_QUICK, BETAS_QUICK) if quick else (MUS_FULL, BETAS_FULL)
+    rs, re_ = (300, 1000) if quick else (2000, 10000)
+    main = {g: _filters(ctx, g, D_EXP, SE2_DEF, 0.0, rs, re_, T, "main", mus, betas) for g in (0.8, 0.975)}
+    # figure: scans
     fig, axes = new_figure(2, 1, width=4.4)
     axes = axes.ravel()
     for ax, g in zip(axes, (0.8, 0.975)):
         m = main[g]
-        ax.semilogx(MUS, [m["lms"][mu]["last"] for mu in MUS], "o-", label="LMS (x = μ)")
-        bx = [1 - b + 1e-4 for b in BETAS if m["rls"][b]["diverged_runs"] == 0]
-        by = [m["rls"][b]["last"] for b in BETAS if m["rls"][b]["diverged_runs"] == 0]
-        ax.semilogx(bx, by, "s-", label="RLS (x = 1−β)")
+        ax.semilogx(mus, [m["scan_lms"][mu]["avg"] for mu in mus], "o-", label="LMS (x = μ)")
+        ok_b = [b for b in betas if m["scan_rls"][b]["diverged_runs"] == 0]
+        ax.semilogx([1 - b + 1e-4 for b in ok_b], [m["scan_rls"][b]["avg"] for b in ok_b], "s-", label="RLS (x = 1−β+1e-4)")
         ax.axhline(m["gla_exact"], color="k", label=f"GLA λ*={m['gla_lam']:.3f} (exact)")
-        ax.axhline(m["kalman"]["last"], color="g", ls="--", label="Kalman (Bayes)")
+        ax.axhline(m["eval"]["kalman"]["avg"], color="g", ls="--", label="Kalman (Bayes)")
         ax.axhline(m["trivial"], color="gray", ls=":", label="predict 0")
-        for val, sty in ((0.264, "r:"), (0.256, "m:")) if g == 0.8 else ((1.29, "m:"),):
-            ax.axhline(val, color=sty[0], ls=":", lw=0.8)
-        ax.set(title=f"γ={g}, d={D_EXP}, σ_w²=1, σ_e²=0.01, T={T}", xlabel="μ or 1−β", ylabel="last-position MSE")
-        ax.set_ylim(0, 2.5 * m["trivial"] if g == 0.8 else 1.2 * m["trivial"])
+        for j, val in enumerate((0.264, 0.256) if g == 0.8 else (1.29,)):
+            ax.axhline(val, color="r", ls=":", lw=0.8, label="seed's LMS/RLS values" if j == 0 else None)
+        ax.set(title=f"γ={g}, d={D_EXP}, σ_w²=1, σ_e²=0.01, T={T}", xlabel="μ or 1−β", ylabel="MSE (t > T/2, scan runs)")
+        ax.set_ylim(0, 1.6 * m["trivial"] if g == 0.8 else 1.2 * m["trivial"])
         ax.legend(fontsize=6)
     stem = ctx.save_figure(fig, "gla_lms_rls")
-    # (a) ranking claim
-    lines = []
-    ranking = {}
+    ranking, lines = {}, []
     for g, m in main.items():
-        bl, br = _best(m["lms"]), _best(m["rls"])
-        ranking[g] = {"gla_exact": m["gla_exact"], "gla_mc_last": m["gla_mc"]["last"], "gla_mc_se": m["gla_mc"]["last_se"],
-                      "lam_star": m["gla_lam"], "best_lms": {"mu": bl[0], "last": bl[1], "se": m["lms"][bl[0]]["last_se"]},
-                      "best_rls": {"beta": br[0], "last": br[1], "se": m["rls"][br[0]]["last_se"]},
-                      "kalman_last": m["kalman"]["last"], "kalman_se": m["kalman"]["last_se"], "trivial": m["trivial"],
-                      "la_exact": m["la_exact"],
-                      "rls_diverged_betas": [b for b in BETAS if m["rls"][b]["diverged_runs"] > 0]}
-        lines.append(f"γ = {g}: GLA {m['gla_exact']:.4f} (λ* = {m['gla_lam']:.3f}; MC {m['gla_mc']['last']:.4f} ± {m['gla_mc']['last_se']:.4f}), "
-                     f"best LMS {bl[1]:.4f} ± {m['lms'][bl[0]]['last_se']:.4f} (μ = {bl[0]}), best RLS {br[1]:.4f} ± {m['rls'][br[0]]['last_se']:.4f} (β = {br[0]}), "
-                     f"Kalman {m['kalman']['last']:.4f}, predict-0 {m['trivial']:.4f}, LA {m['la_exact']:.4f}")
-    # extra (d, noise) robustness for the ranking at γ = 0.975
+        e = m["eval"]
+        z_rls = _z(m["gla_exact"], e["rls"]["avg"], e["rls"]["avg_se"])
+        z_lms = _z(m["gla_exact"], e["lms"]["avg"], e["lms"]["avg_se"])
+        z_gla = _z(m["gla_exact"], e["gla_stream"]["avg"], e["gla_stream"]["avg_se"])
+        ranking[g] = {"gla_exact": m["gla_exact"], "lam_star": m["gla_lam"], "la_exact": m["la_exact"],
+                      "gla_stream": e["gla_stream"], "z_gla_stream_vs_exact": z_gla,
+                      "lms": {"mu": m["best_mu"], **e["lms"], "z_vs_gla": z_lms},
+                      "rls": {"beta": m["best_beta"], **e["rls"], "z_vs_gla": z_rls},
+                      "kalman": e["kalman"], "trivial": m["trivial"],
+                      "rls_diverged_betas": [b for b in betas if m["scan_rls"][b]["diverged_runs"] > 0]}
+        lines.append(f"γ = {g}: GLA {m['gla_exact']:.4f} exact (λ* = {m['gla_lam']:.3f}; stream MC {e['gla_stream']['avg']:.4f} ± "
+                     f"{e['gla_stream']['avg_se']:.4f}, z = {z_gla:.2f}); LMS {e['lms']['avg']:.4f} ± {e['lms']['avg_se']:.4f} (μ = {m['best_mu']}, "
+                     f"z vs GLA {z_lms:+.1f}); RLS {e['rls']['avg']:.4f} ± {e['rls']['avg_se']:.4f} (β = {m['best_beta']}, z vs GLA {z_rls:+.1f}); "
+                     f"Kalman {e['kalman']['avg']:.4f}; predict-0 {m['trivial']:.4f}; LA {m['la_exact']:.4f}")
+    # other dimensions at γ = 0.975 (d is not stated for this experiment)
     alt = {}
-    for d, noise in ((1, 0.0), (5, 0.0), (5, 0.01)):
-        m = _filters(ctx, 0.975, d, SE2_DEF, noise, max(runs // 4, 200), T, "alt")
-        alt[f"d={d},noise={noise}"] = {"gla_exact": m["gla_exact"], "best_lms": _best(m["lms"])[1], "best_rls": _best(m["rls"])[1],
-                                       "kalman": m["kalman"]["last"]}
+    alt_set = ((5, 0.0), (30, 0.0)) if quick else ((1, 0.0), (5, 0.0), (5, 0.01), (30, 0.0))
+    for d, noise in alt_set:
+        big = d >= 30
+        m = _filters(ctx, 0.975, d, SE2_DEF, noise, 60 if (big and quick) else (200 if big else rs // 2),
+                     120 if (big and quick) else (500 if big else re_ // 4), T, "alt",
+                     (0.005, 0.02, 0.05) if big else mus, (0.95, 0.97, 0.98, 0.99) if big else betas)
+        e = m["eval"]
+        alt[f"d={d},noise={noise}"] = {"gla_exact": m["gla_exact"], "lms": e["lms"]["avg"], "lms_se": e["lms"]["avg_se"],
+                                       "rls": e["rls"]["avg"], "rls_se": e["rls"]["avg_se"], "kalman": e["kalman"]["avg"],
+                                       "gla_better_than_both": m["gla_exact"] < min(e["lms"]["avg"], e["rls"]["avg"])}
+
+    def beats(r):  # significantly lower than both tuned baselines
+        return r["lms"]["z_vs_gla"] > 3 and r["rls"]["z_vs_gla"] > 3
+
+    def loses(r):
+        return r["lms"]["z_vs_gla"] < -3 or r["rls"]["z_vs_gla"] < -3
+
     r8, r975 = ranking[0.8], ranking[0.975]
-
-    def beats(r):
-        return r["gla_exact"] < min(r["best_lms"]["last"], r["best_rls"]["last"])
-
-    verdict = "confirmed" if beats(r8) and beats(r975) else "refuted"
+    verdict = "refuted" if (loses(r8) or loses(r975)) else "confirmed"
     c1 = _c(id="000-gla-vs-lms-rls", lines=(58, 58),
-            paraphrase="Single-layer GLA has lower (training) error than LMS and RLS (sequence length 1000, 10,000 Monte Carlo runs).",
+            paraphrase="Single-layer GLA has lower (training) error than LMS and RLS (sequence length 1000, 10,000 Monte Carlo runs); "
+                       "its advantage comes from weights shared across sequences (line 71).",
             conventions=CONVENTIONS, check="exact vs Monte Carlo", verdict=verdict,
-            summary=(f"Comparable error: one-step-ahead MSE at the last position t = T = {T}, GLA with its exact optimum for n = T−1 "
-                     f"(λ* and Γ* trained on the population), LMS/RLS tuned per γ over μ ∈ {list(MUS)} and β ∈ {list(BETAS)} (δ = 1), "
-                     f"{runs} runs; d = {D_EXP}, σ_w² = 1, σ_e² = 0.01, σ² = 0 (our choice: not given). " + "; ".join(lines) +
-                     ". With tuned baselines GLA wins only where nothing beats predicting 0 by much (γ = 0.8, margin of a few SE); "
-                     "at γ = 0.975 tuned RLS and LMS are far better than GLA (RLS adapts its gain to the observed covariance per sequence; "
-                     "GLA's Γ is fixed). Other (d, noise) at γ = 0.975: " +
-                     "; ".join(f"{k}: GLA {v['gla_exact']:.4f}, LMS {v['best_lms']:.4f}, RLS {v['best_rls']:.4f}" for k, v in alt.items()) + "."),
-            evidence={"ranking": ranking, "other_settings_gamma_0.975": alt, "runs": runs, "T": T,
-                      "lms_scan": {str(g): {str(mu): main[g]["lms"][mu] for mu in MUS} for g in main},
-                      "rls_scan": {str(g): {str(b): main[g]["rls"][b] for b in BETAS} for g in main}},
+            summary=(f"Comparable error: one-step-ahead MSE averaged over positions t = {T // 2 + 1}..{T} (stationary regime; per-run "
+                     f"averages give the SE) of streams of length T = {T}; GLA at its exact optimum for n = T−1 (λ*, Γ* trained on the "
+                     f"population, which equals its error at any t > T/2 to within λ*^{{500}}). μ and β (δ = 1) tuned on {rs} scan runs, then "
+                     f"evaluated on {re_} fresh runs (no selection bias); d = {D_EXP}, σ_w² = 1, σ_e² = 0.01, σ² = 0 (our choice: not given). " +
+                     "; ".join(lines) + ". GLA is significantly better at γ = 0.8 only if both z > 3 "
+                     f"({beats(r8)}); at γ = 0.975 tuned RLS/LMS beat GLA ({loses(r975)}) — RLS adapts its gain to each sequence's "
+                     "observed covariance, GLA's Γ is fixed; the Kalman filter shows how far all are from Bayes-optimal. The ranking depends on "
+                     "the unstated d (GLA's fixed Γ wins when d is large compared with the drift time scale): " +
+                     "; ".join(f"{k}: GLA {v['gla_exact']:.4f}, LMS {v['lms']:.4f}, RLS {v['rls']:.4f}" for k, v in alt.items()) + "."),
+            evidence={"ranking": ranking, "other_settings_gamma_0.975": alt, "T": T, "runs_scan": rs, "runs_eval": re_,
+                      "lms_scan": {str(g): {str(mu): main[g]["scan_lms"][mu] for mu in mus} for g in main},
+                      "rls_scan": {str(g): {str(b): main[g]["scan_rls"][b] for b in betas} for g in main}},
             figures=[stem])
     # (b) reproducibility of the numbers
     m8, m975 = main[0.8], main[0.975]
 
     def crossing(tab, target):
-        ks = [k for k in tab if tab[k]["diverged_runs"] == 0]
-        return [k for k in ks if abs(tab[k]["last"] - target) <= 2.5 * tab[k]["last_se"]]
+        return [k for k, v in tab.items() if v["diverged_runs"] == 0 and abs(v["last"] - target) <= 2.5 * v["last_se"]]
 
-    rep = {"LMS=0.264@0.8": crossing(m8["lms"], 0.264), "RLS=0.256@0.8": crossing(m8["rls"], 0.256),
-           "RLS=1.29@0.975": crossing(m975["rls"], 1.29)}
+    def crossing_avg(tab, target):
+        return [k for k, v in tab.items() if v["diverged_runs"] == 0 and abs(v["avg"] - target) <= 2.5 * v["avg_se"]]
+
+    def interp(tab, target):
+        """Hyper-parameter values where the scan's 'avg' curve crosses target (linear interpolation)."""
+        ks = sorted(k for k, v in tab.items() if v["diverged_runs"] == 0)
+        out = []
+        for a, b in zip(ks[:-1], ks[1:]):
+            fa, fb = tab[a]["avg"] - target, tab[b]["avg"] - target
+            if fa == 0 or fa * fb < 0:
+                out.append(a + (b - a) * fa / (fa - fb))
+        return out
+
+    rep = {"LMS=0.264@0.8": {"last": crossing(m8["scan_lms"], 0.264), "avg": crossing_avg(m8["scan_lms"], 0.264),
+                             "avg_crossing": interp(m8["scan_lms"], 0.264)},
+           "RLS=0.256@0.8": {"last": crossing(m8["scan_rls"], 0.256), "avg": crossing_avg(m8["scan_rls"], 0.256),
+                             "avg_crossing": interp(m8["scan_rls"], 0.256)},
+           "RLS=1.29@0.975": {"last": crossing(m975["scan_rls"], 1.29), "avg": crossing_avg(m975["scan_rls"], 1.29),
+                              "avg_crossing": interp(m975["scan_rls"], 1.29)}}
+    cross975 = rep["RLS=1.29@0.975"]["avg_crossing"]
     c2 = _c(id="000-lms-rls-numbers", lines=(58, 58),
             paraphrase="At γ = 0.8, LMS = 0.264 and RLS = 0.256 (GLA lower); RLS rises to 1.29 at γ = 0.975.",
             conventions=CONVENTIONS, check="numeric value", verdict="underspecified",
             missing=["d of the filter experiment", "σ_w² and σ_e² (drift noise scale)", "label-noise variance",
                      "LMS step size μ", "RLS forgetting factor β and initialisation δ",
-                     "which position(s) the error averages over"],
-            summary=("With d = 10, σ_w² = 1, σ_e² = 0.01, σ² = 0 (our guess, the one at which GLA's exact errors at γ = 0.8 sit between "
-                     f"the seed's numbers) the values within 2.5 SE of the seed's ({runs} runs, last position): LMS 0.264 at γ = 0.8 for μ ∈ "
-                     f"{rep['LMS=0.264@0.8']}; RLS 0.256 at γ = 0.8 for β ∈ {rep['RLS=0.256@0.8']}; RLS 1.29 at γ = 0.975 for β ∈ "
-                     f"{rep['RLS=1.29@0.975']}. The γ = 0.975 RLS value is not the tuned RLS error ({r975['best_rls']['last']:.3f} at β = "
-                     f"{r975['best_rls']['beta']}); it matches an untuned β ≈ 0.98. At γ = 0.8 all methods are within ~10% of predicting 0 "
-                     f"({m8['trivial']:.4f}) and the Bayes (Kalman) error is {m8['kalman']['last']:.4f}, so the seed's ordering LMS > RLS > GLA "
-                     "is within Monte Carlo error of ties. The numbers cannot be pinned without the missing parameters."),
+                     "which position(s) the error is averaged over"],
+            summary=("Assumed d = 10, σ_w² = 1, σ_e² = 0.01, σ² = 0 (natural: GLA's exact error at γ = 0.8, "
+                     f"{m8['gla_exact']:.4f}, lies just below the seed's numbers). Hyper-parameters whose scan estimate is within 2.5 SE "
+                     f"of the seed's value ({rs} runs; 'last' = position T, 'avg' = t > T/2): LMS 0.264 at γ = 0.8: μ ∈ {rep['LMS=0.264@0.8']}; "
+                     f"RLS 0.256 at γ = 0.8: β ∈ {rep['RLS=0.256@0.8']}; RLS 1.29 at γ = 0.975: β ∈ {rep['RLS=1.29@0.975']}. "
+                     f"With the precise statistic ('avg', SE ≈ {r8['rls']['avg_se']:.4f}) no μ or β reaches 0.264 or 0.256 at γ = 0.8: the "
+                     f"lowest scan values are LMS {min(v['avg'] for v in m8['scan_lms'].values()):.4f} and RLS "
+                     f"{min(v['avg'] for v in m8['scan_rls'].values() if v['diverged_runs'] == 0):.4f}, i.e. no better than predicting 0 "
+                     f"({m8['trivial']:.4f}; Bayes/Kalman {r8['kalman']['avg']:.4f}) — the 'last' matches are only Monte Carlo noise. "
+                     f"The γ = 0.975 value 1.29 is not the tuned RLS error ({r975['rls']['avg']:.3f} at β = {r975['rls']['beta']}); the RLS "
+                     f"scan crosses 1.29 at β ≈ {', '.join(f'{x:.4f}' for x in cross975) or 'nowhere on the grid'} (interpolated), an untuned "
+                     "forgetting factor. So no single natural choice reproduces all three numbers; other d (smaller d lets LMS/RLS beat "
+                     "predicting 0 at γ = 0.8) or noise levels could, but the seed does not say which."),
             evidence={"matching_hyperparameters": rep, "assumed": {"d": D_EXP, "sigma_w2": SW2_DEF, "sigma_e2": SE2_DEF, "noise": 0.0, "T": T}})
     # (c) γ trend
-    norm = {g: {"E_y2": main[g]["trivial"], "gla_rel": main[g]["gla_exact"] / main[g]["trivial"],
-                "rls_tuned_rel": ranking[g]["best_rls"]["last"] / main[g]["trivial"],
-                "lms_tuned_rel": ranking[g]["best_lms"]["last"] / main[g]["trivial"],
-                "rls_beta_0.98": main[g]["rls"][0.98]["last"], "gla_minus_best_baseline":
-                    main[g]["gla_exact"] - min(ranking[g]["best_rls"]["last"], ranking[g]["best_lms"]["last"])}
-            for g in main}
+    norm = {}
+    for g in main:
+        rr = ranking[g]
+        best = min(rr["rls"]["avg"], rr["lms"]["avg"])
+        norm[g] = {"E_y2": main[g]["trivial"], "gla_rel": rr["gla_exact"] / main[g]["trivial"],
+                   "rls_tuned_rel": rr["rls"]["avg"] / main[g]["trivial"], "lms_tuned_rel": rr["lms"]["avg"] / main[g]["trivial"],
+                   "rls_beta_0.98_avg": main[g]["scan_rls"].get(0.98, {}).get("avg", float("nan")),
+                   "gla_minus_best_baseline": rr["gla_exact"] - best}
     c3 = _c(id="000-drift-gap-trend", lines=(72, 72),
             paraphrase="The stronger the drift the larger the gap: as γ rises from 0.8 to 0.975 LMS/RLS errors deteriorate quickly (RLS reaches 1.29), while GLA stays lower.",
             conventions=CONVENTIONS, check="numeric value", verdict="inconsistent",
             summary=("Self-contradictory: line 44 says smaller γ means MORE drift, so γ rising 0.8 → 0.975 is LESS drift, yet line 72 calls "
-                     "it the stronger-drift direction. With fixed σ_e the absolute errors grow with γ because the signal variance "
+                     "it the stronger-drift direction. With σ_e fixed the absolute errors grow with γ because the signal variance "
                      "$E[y^2]=d\\sigma_e^2/(1-\\gamma^2)$ grows " + f"{norm[0.8]['E_y2']:.3f} → {norm[0.975]['E_y2']:.3f} (×{norm[0.975]['E_y2'] / norm[0.8]['E_y2']:.2f}); "
-                     "relative to it every method improves: GLA " + f"{norm[0.8]['gla_rel']:.3f} → {norm[0.975]['gla_rel']:.3f}, tuned RLS "
-                     f"{norm[0.8]['rls_tuned_rel']:.3f} → {norm[0.975]['rls_tuned_rel']:.3f}, tuned LMS {norm[0.8]['lms_tuned_rel']:.3f} → "
-                     f"{norm[0.975]['lms_tuned_rel']:.3f}. GLA minus best tuned baseline: {norm[0.8]['gla_minus_best_baseline']:+.4f} (γ = 0.8) → "
-                     f"{norm[0.975]['gla_minus_best_baseline']:+.4f} (γ = 0.975): the gap turns against GLA as γ grows."),
+                     "relative to it every method improves (less drift is easier): GLA " + f"{norm[0.8]['gla_rel']:.3f} → {norm[0.975]['gla_rel']:.3f}, "
+                     f"tuned RLS {norm[0.8]['rls_tuned_rel']:.3f} → {norm[0.975]['rls_tuned_rel']:.3f}, tuned LMS {norm[0.8]['lms_tuned_rel']:.3f} → "
+                     f"{norm[0.975]['lms_tuned_rel']:.3f} (d = 10, σ_e² = 0.01). GLA minus best tuned baseline: {norm[0.8]['gla_minus_best_baseline']:+.4f} "
+                     f"(γ = 0.8) → {norm[0.975]['gla_minus_best_baseline']:+.4f} (γ = 0.975): at d = 10 the gap turns against GLA as γ grows."),
             evidence={"per_gamma": norm})
-    return [c1, c2, c3]
+    bstar = {g: main[g]["best_beta"] for g in main}
+    mstar = {g: main[g]["best_mu"] for g in main}
+    interior = bstar[0.975] < max(betas) and bstar[0.975] > min(betas)
+    c4 = _c(id="000-filters-optimal-forgetting", lines=(81, 81),
+            paraphrase="The same optimal-forgetting-factor phenomenon appears in LMS/RLS (explicit updates) as in GLA (implicit adaptation).",
+            conventions=CONVENTIONS, check="qualitative shape", verdict="confirmed" if interior else "refuted",
+            summary=(f"RLS error vs β (d = {D_EXP}, σ_e² = 0.01, scan runs {rs}): at γ = 0.975 it is U-shaped with an interior optimum "
+                     f"β* = {bstar[0.975]} (GLA: λ* = {main[0.975]['gla_lam']:.3f}); LMS has an interior optimal step μ* = {mstar[0.975]}. At γ = 0.8 "
+                     f"no forgetting factor makes RLS better than predicting 0 (β* = {bstar[0.8]}, the edge of the grid), while GLA's λ* = "
+                     f"{main[0.8]['gla_lam']:.3f} — the phenomenon is shared where tracking is possible at all."),
+            evidence={"best_beta": bstar, "best_mu": mstar, "gla_lam_star": {g: main[g]["gla_lam"] for g in main}},
+            figures=[stem])
+    return [c1, c2, c3, c4]
+
+
+def claim_lambda_importance(ctx) -> Claim:
+    rows = []
+    for label, f in (("fixed σ_e² = 0.01", lambda g: (1.0, 0.01)), ("stationary σ_e² = 1−γ²", lambda g: (1.0, 1 - g * g))):
+        for noise in (0.0, 1.0):
+            for g in (0.5, 0.8, 0.9, 0.95, 0.975, 0.99):
+                sw2, se2 = f(g)
+                r = gla.optimal_lambda(g, N_EXP, D_EXP, sw2, se2, noise, grid_size=201)
+                off = gla.train_error(max(r.lam - 0.05, 1e-3), g, N_EXP, D_EXP, sw2, se2, noise)
+                rows.append({"normalisation": label, "noise": noise, "gamma": g, "lam_star": r.lam,
+                             "rel_gain_vs_lambda1": 1 - r.error / r.error_linear_attention,
+                             "rel_increase_at_lam_star_minus_0.05": off / r.error - 1})
+    def series(label, noise, key):
+        return [x[key] for x in rows if x["normalisation"] == label and x["noise"] == noise]
+    g_fixed = series("fixed σ_e² = 0.01", 0.0, "rel_gain_vs_lambda1")
+    incr = all(np.diff(g_fixed[:5]) > 0)
+    noise_hurts = all(a["rel_gain_vs_lambda1"] > b["rel_gain_vs_lambda1"]
+                      for a, b in zip([x for x in rows if x["noise"] == 0.0], [x for x in rows if x["noise"] == 1.0]))
+    verdict = "refuted" if incr and noise_hurts else "confirmed"
+    return _c(id="000-lambda-importance", lines=(57, 57),
+              paraphrase="(d = 10, n = 100) Train/test loss is inverted-U in λ with λ* < 1; the smaller γ and the larger the noise, the more an appropriate λ is needed.",
+              conventions=CONVENTIONS, check="qualitative shape", verdict=verdict,
+              summary=("Measured by the relative gain of λ* over λ = 1 (and, second reading, the relative error increase at λ* − 0.05), the "
+                       "choice of λ matters LESS for smaller γ on γ ∈ [0.5, 0.975] and LESS with label noise. Gain at γ = 0.5, 0.8, 0.9, 0.95, "
+                       "0.975, 0.99 (d = 10, n = 100): fixed σ_e² = 0.01, σ² = 0: " + ", ".join(f"{x:.3f}" for x in g_fixed) +
+                       "; with σ² = 1: " + ", ".join(f"{x:.3f}" for x in series("fixed σ_e² = 0.01", 1.0, "rel_gain_vs_lambda1")) +
+                       "; stationary normalisation, σ² = 0: " + ", ".join(f"{x:.3f}" for x in series("stationary σ_e² = 1−γ²", 0.0, "rel_gain_vs_lambda1")) +
+                       ". Sensitivity reading (error increase at λ* − 0.05): " + ", ".join(f"{x:.4f}" for x in series("fixed σ_e² = 0.01", 0.0, "rel_increase_at_lam_star_minus_0.05")) +
+                       ". The shape part is covered by 000-inverted-u (error U-shaped, ξ inverted-U)."),
+              evidence={"rows": rows, "gain_increasing_in_gamma_to_0.975": incr, "noise_reduces_gain": noise_hurts})
 
 
 # ====================================================================== not checkable
@@ -809,6 +912,7 @@ def build(ctx) -> Ledger:
     for c in tests:
         led.add(c)
     led.add(claim_gla_vs_la(ctx))
+    led.add(claim_lambda_importance(ctx))
     for c in claim_filters(ctx):
         led.add(c)
     for c in claims_unverifiable():

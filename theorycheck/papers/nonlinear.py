@@ -42,17 +42,19 @@ CONV_SIM = ("simulation: x ~ N(0, I_d/d), w ~ N(0, I_d) (not renormalised), k = 
 
 def _sizes(ctx):
     if ctx.quick:
-        return dict(r1_d=16, r1_trials=6, r1_ntest=800,
-                    a0_ds=[8, 12, 16, 24], a0_trials=[16, 10, 8, 5], a0_ntest=600,
-                    fig1_d=24, fig1_trials=3, fig1_ntest=800,
-                    fig2_d=12, fig2_trials=3, fig2_ntest=500,
-                    lowrank_d=16, lowrank_trials=4, off_d=16, off_trials=6,
-                    mom_d=16, mom_n=4000)
-    return dict(r1_d=40, r1_trials=6, r1_ntest=2000,
+        return dict(r1_d=12, r1_trials=4, r1_ntest=500, r1_configs=3,
+                    ext_ds=[8, 12, 16], ext_trials=[8, 6, 4], ext_ntest=500,
+                    a0_ds=[8, 12, 16, 20], a0_trials=[10, 8, 5, 4], a0_ntest=500,
+                    fig1_d=16, fig1_trials=2, fig1_ntest=500,
+                    fig2_d=12, fig2_trials=2, fig2_ntest=400,
+                    lowrank_ds=[8, 12], lowrank_trials=3, off_d=12, off_trials=5,
+                    mom_d=16, mom_n=3000)
+    return dict(r1_d=40, r1_trials=6, r1_ntest=2000, r1_configs=5,
+                ext_ds=[12, 16, 24, 32, 48], ext_trials=[16, 12, 8, 6, 4], ext_ntest=2000,
                 a0_ds=[16, 24, 32, 48, 64], a0_trials=[16, 10, 8, 5, 4], a0_ntest=2000,
                 fig1_d=64, fig1_trials=3, fig1_ntest=2000,
                 fig2_d=32, fig2_trials=3, fig2_ntest=2000,
-                lowrank_d=32, lowrank_trials=6, off_d=32, off_trials=6,
+                lowrank_ds=[8, 16, 32], lowrank_trials=4, off_d=32, off_trials=6,
                 mom_d=32, mom_n=40000)
 
 
@@ -303,45 +305,66 @@ def _task_norm_claims(led, ctx, sz):
            evidence={"symbolic": ok_sym, "monte_carlo": out},
            derivation=[r"\mathbb E[(w^\top w)^2]=(\operatorname{tr}C)^2+2\operatorname{tr}C^2\Rightarrow "
                        r"\operatorname{Var}(\|w\|^2/d)=2\operatorname{tr}(C^2)/d^2=2/r_{\rm eff}\ (\operatorname{tr}C=d)"])
-    # what breaks with a low-rank C: simulation vs Result 1 (general-covariance form)
-    d = sz["lowrank_d"]
+    # what breaks with a low-rank C: exact floor of the sigma_w mixture, and the actual model vs Result 1
     f = "sin"
-    m = nl.teacher_moments(f)
-    a1 = _f(m["a1"])
+    a1 = _f(nl.teacher_moments(f)["a1"])
     rnl = _f(nl.rho_nonlinear(f, RHO))
-    tau, alpha = 3.0, 2.0
-    res = {}
-    zs = {}
-    for r in (1, 2, d):
-        ev = np.r_[np.full(r, d / r), np.zeros(d - r)]
-        sim = nl.simulate_icl_sweep(f, d, alpha, math.inf, [tau], RHO, trials=sz["lowrank_trials"],
-                                    seed=ctx.seed_for(f"004-effective-rank/{r}"), n_test=sz["r1_ntest"],
-                                    C_train=ev, C_test=ev)
-        # equivalent linear teacher with the same covariance (finite-d reference, common random numbers)
-        eq_f, eq_rho = _equiv_linear(f, RHO)
-        simeq = nl.simulate_icl_sweep(eq_f, d, alpha, math.inf, [tau], eq_rho, trials=sz["lowrank_trials"],
-                                      seed=ctx.seed_for(f"004-effective-rank/{r}"), n_test=sz["r1_ntest"],
-                                      C_train=ev, C_test=ev)
-        theory = nl.e_icl_linear_general(tau, alpha, math.inf, rnl, a1 * a1 * ev, a1 * a1 * ev)
-        diff = _paired(sim, simeq)
-        cmp = compare(0.0, diff, ALPHA_MC)
-        zs[r] = cmp.z
-        res[f"rank={r}"] = {"sim_nonlinear": sim.mean[0], "se": sim.se[0], "sim_equivalent_linear": simeq.mean[0],
-                            "se_eq": simeq.se[0], "theory_result1_general": theory,
-                            "paired_difference": cmp.as_dict(), "Var_sigma_w": 2 / r}
-    broken = abs(zs[1]) > 3.29 and res["rank=1"]["paired_difference"]["mean"] != 0
+
+    def floor(r):
+        # rho + E_sigma[E sin^2(sigma g) - (E g sin(sigma g))^2], sigma^2 ~ Gamma(r/2, scale 2/r) (rank-r C = (d/r) P_r)
+        if math.isinf(r):
+            return RHO + 0.5 - math.exp(-2) / 2 - math.exp(-1)
+        return RHO + 0.5 - (1 + 4 / r) ** (-r / 2) / 2 - (1 + 2 / r) ** (-r / 2 - 1)
+
+    floors = {str(r): floor(r) for r in (1, 2, 4, 16, 64, math.inf)}
+    # Monte Carlo check of the r = 1 floor formula (sigma^2 ~ chi^2_1, t ~ N(0,1))
+    def fl_sampler(rng, size):
+        sig = np.abs(rng.standard_normal(size))
+        return 0.5 * (1 - np.exp(-2 * sig ** 2)) - sig ** 2 * np.exp(-sig ** 2) + RHO
+    from ..montecarlo import mean as mc_mean
+    fl_mc = compare(floors["1"], mc_mean(fl_sampler, 200000, ctx.seed_for("004-effective-rank/floor"),
+                                         batch=50000, progress=False), ALPHA_MC)
+    alpha, tau = 32.0, 16.0
+    sims = {}
+    dev = {}
+    for r_lab in ("1", "d"):
+        for d in sz["lowrank_ds"]:
+            r = 1 if r_lab == "1" else d
+            ev = np.r_[np.full(r, d / r), np.zeros(d - r)]
+            sim = nl.simulate_icl_sweep(f, d, alpha, math.inf, [tau], RHO, trials=sz["lowrank_trials"],
+                                        seed=ctx.seed_for(f"004-effective-rank/{r_lab}/{d}"), n_test=sz["r1_ntest"],
+                                        C_train=ev, C_test=ev)
+            th = nl.e_icl_linear_general(tau, alpha, math.inf, rnl, a1 * a1 * ev, a1 * a1 * ev)
+            sims[f"r={r_lab},d={d}"] = {"sim": sim.mean[0], "se": sim.se[0], "result1": th,
+                                        "dev": sim.mean[0] - th}
+            dev.setdefault(r_lab, []).append((float(sim.mean[0] - th), float(sim.se[0])))
+    d1, dd = dev["1"][-1], dev["d"][-1]
+    persists = d1[0] - 3.29 * d1[1] > 0 and d1[0] > 0.5 * dev["1"][0][0]
+    shrinks = abs(dd[0]) < abs(dev["d"][0][0]) + 2 * dd[1]
+    gaps = [floors[k] - floors["inf"] for k in ("1", "2", "4", "16", "64")]
+    ok_floor = gaps[0] > 0.01 and all(a > b > 0 for a, b in zip(gaps, gaps[1:])) and gaps[-1] < gaps[0] / 10 \
+        and fl_mc.agrees
     _claim(led, id="004-effective-rank", lines=(119, 123), check="exact vs Monte Carlo",
-           verdict="confirmed" if broken else "refuted",
+           verdict="confirmed" if ok_floor and persists and shrinks else "refuted",
            title="Result 1 needs tr C = d and tr C^2 = o(d^2) (diverging effective rank)",
            paraphrase="Result 1 requires tr(C) = d and tr(C^2) = o(d^2), i.e. r_eff = (tr C)^2/tr C^2 -> infinity; "
                       "putting all signal in a fixed number of directions violates it.",
-           conventions=[CONV_SIM, "C = (d/r) diag(1_r, 0): tr C = d, r_eff = r; kappa = inf, tau = 3, alpha = 2"],
-           summary=(f"At d = {d}, sin teacher vs its Result-1 surrogate (a_1 x^T w + noise rho_nl, same C, common random "
-                    "numbers): with r_eff = d the two simulations agree within noise "
-                    f"(paired z = {zs[d]:.2f}); with r = 1 (Var sigma_w = 2) they differ by "
-                    f"{res['rank=1']['paired_difference']['mean']:.4f} (z = {zs[1]:.1f}), r = 2: z = {zs[2]:.1f}. "
-                    "The reduction fails when the task norm does not concentrate, as the seed states."),
-           evidence={"d": d, "trials": sz["lowrank_trials"], "results": res})
+           conventions=[CONV_SIM, "C = (d/r) diag(1_r, 0): tr C = d, r_eff = r; sin teacher, kappa = inf, "
+                        f"alpha = {alpha:g}, tau = {tau:g}"],
+           summary=("Exact: with rank-r tasks sigma_w^2 = ||w||^2/d ~ Gamma(r/2, 2/r) does not concentrate, and the "
+                    "per-task Hermite reduction gives the alpha, tau -> infinity floor rho + E_sigma[E f(sigma g)^2 - "
+                    f"(E g f(sigma g))^2] = {floors['1']:.5f} (r = 1; Monte Carlo z = {fl_mc.z:.2f}), {floors['4']:.5f} "
+                    f"(r = 4), {floors['64']:.5f} (r = 64) instead of rho_nl = {floors['inf']:.5f}; the gap is "
+                    "O(1/r) = O(tr C^2/d^2). Simulation of the actual model against Result 1 (general-covariance form "
+                    "with a_1^2 C): r = 1 deviates by " + ", ".join(f"{v[0]:+.4f}±{v[1]:.4f}" for v in dev["1"]) +
+                    f" at d = {sz['lowrank_ds']} (does not shrink with d), r = d by " +
+                    ", ".join(f"{v[0]:+.4f}±{v[1]:.4f}" for v in dev["d"]) +
+                    " (finite-size, shrinking). The condition is needed, as the seed says."),
+           evidence={"floors_sin_rho0.1": floors, "floor_r1_monte_carlo": fl_mc.as_dict(), "simulations": sims,
+                     "trials": sz["lowrank_trials"], "ds": sz["lowrank_ds"]},
+           derivation=[r"e_\infty(r)=\rho+\mathbb E_{\sigma}\big[\mathbb E f(\sigma g)^2-(\mathbb E\,g f(\sigma g))^2\big],"
+                       r"\ \sigma^2\sim\Gamma(\tfrac r2,\tfrac2r)",
+                       r"f=\sin:\ e_\infty(r)=\rho+\tfrac12-\tfrac12(1+4/r)^{-r/2}-(1+2/r)^{-r/2-1}\xrightarrow{r\to\infty}\rho_{\rm nl}"])
 
 
 def _moment_claims(led, ctx, sz):
@@ -420,7 +443,8 @@ def _moment_claims(led, ctx, sz):
 
 def _result1_claims(led, ctx, sz):
     d = sz["r1_d"]
-    configs = [(2.0, 2.0, 0.5), (2.0, 2.0, 2.0), (4.0, 0.5, 2.0), (2.0, math.inf, 3.0), (8.0, 4.0, 4.0)]
+    configs = [(2.0, 2.0, 2.0), (4.0, 0.5, 2.0), (2.0, math.inf, 0.5), (2.0, math.inf, 3.0),
+               (8.0, 4.0, 4.0)][:sz["r1_configs"]]
     rows = []
     paired_ok = True
     for f in ("sin", "tanh"):
@@ -443,16 +467,27 @@ def _result1_claims(led, ctx, sz):
                          "rel_dev_vs_theory": c_th.rel_diff,
                          "sim_equiv_linear": simeq.mean[0], "paired_diff": c_pair.mean, "paired_se": c_pair.se,
                          "paired_z": c_pair.z, "paired_p": c_pair.p_value})
-    # finite-size extrapolation of one configuration
-    ext = _extrapolate_config(ctx, "sin", 2.0, 2.0, 2.0, sz)
-    th_ext = nl.e_icl_nonlinear("sin", 2.0, 2.0, 2.0, RHO)
-    fits = {}
-    for pw in (1.0, 0.5):
-        fit = nl.extrapolate(ext["ds"], ext["means"], ext["ses"], pw)
-        fit["z_vs_theory"] = (fit["intercept"] - th_ext) / fit["se"]
-        fits[f"1/d^{pw}"] = fit
-    best = min(fits.values(), key=lambda v: v["chi2"])
-    ext_ok = abs(best["z_vs_theory"]) < 3.29
+    # finite-size extrapolation: simulation -> theory and paired (teacher - surrogate) -> 0
+    ext = {}
+    ext_ok = True
+    for f, (alpha, kappa, tau) in (("sin", (2.0, 2.0, 2.0)), ("tanh", (2.0, math.inf, 3.0))):
+        e = _extrapolate_config(ctx, f, alpha, kappa, tau, sz)
+        th_ext = nl.e_icl_nonlinear(f, tau, alpha, kappa, RHO)
+        fits, pfits = {}, {}
+        for pw in (1.0, 0.5):
+            fit = nl.extrapolate(e["ds"], e["means"], e["ses"], pw)
+            fit["z_vs_theory"] = (fit["intercept"] - th_ext) / fit["se"]
+            fits[f"1/d^{pw}"] = fit
+            pf = nl.extrapolate(e["ds"], e["pdiff"], e["pdiff_se"], pw)
+            pf["z_vs_zero"] = pf["intercept"] / pf["se"]
+            pfits[f"1/d^{pw}"] = pf
+        best = min(fits.values(), key=lambda v: v["chi2"])
+        pbest = min(pfits.values(), key=lambda v: v["chi2"])
+        ok = abs(best["z_vs_theory"]) < 3.29 and abs(pbest["z_vs_zero"]) < 3.29
+        ext_ok &= ok
+        ext[f"{f}/alpha={alpha:g},kappa={kappa:g},tau={tau:g}"] = {
+            **e, "theory": th_ext, "fits_sim": fits, "fits_paired_diff": pfits,
+            "best_sim_fit": f"1/d^{best['power']}", "best_paired_fit": f"1/d^{pbest['power']}", "agrees": ok}
     # covariance-scaled vs rescaled evaluation of Result 1
     cons = {}
     for (alpha, kappa, tau) in configs:
@@ -460,7 +495,13 @@ def _result1_claims(led, ctx, sz):
         b = nl.e_icl_nonlinear("sin", tau, alpha, kappa, RHO, method="covariance")
         cons[f"{alpha}/{kappa}/{tau}"] = abs(a - b)
     n_dis = sum(1 for r in rows if r["p_vs_theory"] < ALPHA_MC)
-    verdict = "confirmed" if (paired_ok and ext_ok and max(cons.values()) < 1e-8) else "refuted"
+    n_pdis = sum(1 for r in rows if r["paired_p"] < ALPHA_MC)
+    verdict = "confirmed" if (ext_ok and max(cons.values()) < 1e-8) else "refuted"
+    ext_txt = "; ".join(
+        f"{k}: sim intercept {v['fits_sim']['1/d^1.0']['intercept']:.4f}±{v['fits_sim']['1/d^1.0']['se']:.4f} (1/d; "
+        f"1/√d: {v['fits_sim']['1/d^0.5']['intercept']:.4f}±{v['fits_sim']['1/d^0.5']['se']:.4f}, best {v['best_sim_fit']}) "
+        f"vs theory {v['theory']:.4f}; paired difference -> {v['fits_paired_diff']['1/d^1.0']['intercept']:+.4f}"
+        f"±{v['fits_paired_diff']['1/d^1.0']['se']:.4f}" for k, v in ext.items())
     fig, ax = new_figure(2, 1, width=4.6)
     for k, f in enumerate(("sin", "tanh")):
         rr = [r for r in rows if r["f"] == f]
@@ -475,16 +516,20 @@ def _result1_claims(led, ctx, sz):
         ax[0, k].set_ylabel("ICL test MSE")
     ax[0, 0].legend(fontsize=7)
     fig_r = ctx.save_figure(fig, "nonlinear_result1")
-    fig, ax = new_figure()
-    inv = 1.0 / np.asarray(ext["ds"], dtype=float)
-    ax.errorbar(inv, ext["means"], yerr=1.96 * np.asarray(ext["ses"]), fmt="o", label="simulation (sin)")
-    xx = np.linspace(0, inv.max() * 1.05, 50)
-    f1 = fits["1/d^1.0"]
-    ax.plot(xx, f1["intercept"] + f1["slope"] * xx, "--", label="fit a + b/d")
-    ax.axhline(th_ext, color="k", lw=1, label="Result 1")
-    ax.set_xlabel("1/d")
-    ax.set_ylabel("test MSE (α=κ=τ=2)")
-    ax.legend(fontsize=7)
+    fig, ax = new_figure(2, 1, width=4.4)
+    for k, (lab, e) in enumerate(ext.items()):
+        inv = 1.0 / np.asarray(e["ds"], dtype=float)
+        xx = np.linspace(0, inv.max() * 1.05, 50)
+        ax[0, k].errorbar(inv, e["means"], yerr=1.96 * np.asarray(e["ses"]), fmt="o", label="teacher (sim)")
+        ax[0, k].errorbar(inv, np.asarray(e["means"]) - np.asarray(e["pdiff"]), fmt="s", mfc="none",
+                          label="surrogate linear (sim)")
+        f1 = e["fits_sim"]["1/d^1.0"]
+        ax[0, k].plot(xx, f1["intercept"] + f1["slope"] * xx, "--", lw=1, label="fit a + b/d")
+        ax[0, k].axhline(e["theory"], color="k", lw=1, label="Result 1")
+        ax[0, k].set_xlabel("1/d")
+        ax[0, k].set_title(lab, fontsize=8)
+    ax[0, 0].set_ylabel("test MSE")
+    ax[0, 0].legend(fontsize=7)
     fig_e = ctx.save_figure(fig, "nonlinear_result1_extrapolation")
     _claim(led, id="004-result1", lines=(140, 150), check="exact vs Monte Carlo", verdict=verdict,
            title="Result 1: nonlinear teacher = linear teacher with a_1^2 C and noise rho_nl",
@@ -492,33 +537,36 @@ def _result1_claims(led, ctx, sz):
                       "(ridgeless, d -> infinity); the signal covariance is scaled too, not only the noise.",
            conventions=[CONV_SIM, CONV_MSE, "Result 1 evaluated by label rescaling: a_1^2 e_lin(tau, alpha, kappa, rho_nl/a_1^2); "
                         "the covariance-scaled general formula (C = a_1^2 I) gives the same value"],
-           summary=(f"(i) Finite-d reduction: at d = {d} the simulated nonlinear teacher and its surrogate linear teacher "
-                    f"(a_1 x^T w, noise rho_nl; common random numbers) agree in all {len(rows)} (teacher, alpha, kappa, tau) "
-                    f"configurations (max |paired z| = {max(abs(r['paired_z']) for r in rows):.2f}). (ii) Against the asymptotic "
-                    f"formula, {n_dis} of {len(rows)} points differ significantly at d = {d} (relative deviations "
-                    f"{min(r['rel_dev_vs_theory'] for r in rows):+.1%} to {max(r['rel_dev_vs_theory'] for r in rows):+.1%}): a "
-                    "finite-size effect shared by the linear teacher (p = d(d+1) > d^2). (iii) Extrapolating sin at "
-                    f"alpha = kappa = tau = 2 over d = {ext['ds']}: best fit {'1/d' if best['power'] == 1.0 else '1/sqrt d'} "
-                    f"(chi2/dof = {best['chi2']:.2f}/{best['dof']}), intercept {best['intercept']:.4f} ± {best['se']:.4f} vs "
-                    f"theory {th_ext:.4f} (z = {best['z_vs_theory']:.2f}). (iv) Rescaled and covariance-scaled evaluations "
-                    f"agree to {max(cons.values()):.1e}."),
+           summary=(f"(i) At d = {d} the simulated teacher differs significantly from the asymptotic formula in {n_dis} "
+                    f"of {len(rows)} (teacher, alpha, kappa, tau) points (relative deviations "
+                    f"{min(r['rel_dev_vs_theory'] for r in rows):+.1%} to {max(r['rel_dev_vs_theory'] for r in rows):+.1%}) and "
+                    f"from its surrogate linear teacher (a_1 x^T w, noise rho_nl, common random numbers) in {n_pdis}: Result 1 "
+                    "is not a finite-d identity (the surrogate has different higher label moments, e.g. E[g^2 f^2], which "
+                    "enter at O(1/d)). (ii) Finite-size extrapolation over d = "
+                    f"{sz['ext_ds']}: " + ext_txt + ". Both extrapolate to Result 1 and the paired difference to 0 "
+                    f"within their CIs: {ext_ok}. (iii) Rescaled and covariance-scaled evaluations of Result 1 agree to "
+                    f"{max(cons.values()):.1e}."),
            evidence={"d": d, "trials": sz["r1_trials"], "n_test": sz["r1_ntest"], "points": rows,
-                     "extrapolation": {"ds": ext["ds"], "means": ext["means"], "ses": ext["ses"], "theory": th_ext,
-                                       "fits": fits},
+                     "extrapolation": ext,
                      "rescale_vs_covariance_abs_diff": cons},
            derivation=[r"e^{\rm nl}_{\rm ICL}(C,\rho)=e^{\rm lin}_{\rm ICL}(a_1^2C,\rho_{\rm nl})=a_1^2\,e^{\rm lin}_{\rm ICL}\big(C,\rho_{\rm nl}/a_1^2\big)\ (\lambda=0)"],
            figures=[fig_r, fig_e])
 
 
 def _extrapolate_config(ctx, f, alpha, kappa, tau, sz):
-    ds, means, ses = [], [], []
-    for d, T in zip(sz["a0_ds"], sz["a0_trials"]):
-        r = nl.simulate_icl_sweep(f, d, alpha, kappa, [tau], RHO, trials=T,
-                                  seed=ctx.seed_for(f"004-extrap/{f}/{d}"), n_test=sz["a0_ntest"])
-        ds.append(d)
-        means.append(float(r.mean[0]))
-        ses.append(float(r.se[0]))
-    return {"ds": ds, "means": means, "ses": ses}
+    eq_f, eq_rho = _equiv_linear(f, RHO)
+    out = {"ds": [], "means": [], "ses": [], "pdiff": [], "pdiff_se": []}
+    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
+        seed = ctx.seed_for(f"004-extrap/{f}/{alpha}/{kappa}/{tau}/{d}")
+        r = nl.simulate_icl_sweep(f, d, alpha, kappa, [tau], RHO, trials=T, seed=seed, n_test=sz["ext_ntest"])
+        q = nl.simulate_icl_sweep(eq_f, d, alpha, kappa, [tau], eq_rho, trials=T, seed=seed, n_test=sz["ext_ntest"])
+        pdf = _paired(r, q)
+        out["ds"].append(d)
+        out["means"].append(float(r.mean[0]))
+        out["ses"].append(float(r.se[0]))
+        out["pdiff"].append(float(pdf.mean))
+        out["pdiff_se"].append(float(pdf.se))
+    return out
 
 
 def _offset_claim(led, ctx, sz):
@@ -624,16 +672,23 @@ def _a1_zero_claims(led, ctx, sz):
         axes[0, k].set_ylabel("test MSE")
         axes[0, k].legend(fontsize=7)
     figs.append(ctx.save_figure(fig, "nonlinear_a1zero_extrapolation"))
-    # no alpha / kappa dependence (paired at the largest quick d)
-    d = sz["a0_ds"][-1]
-    T = sz["a0_trials"][-1]
-    seed = ctx.seed_for("004-a1zero/alpha-kappa")
-    base = nl.simulate_icl_sweep("he2", d, 2.0, 2.0, [2.0], RHO, trials=T, seed=seed, n_test=sz["a0_ntest"])
-    alt = nl.simulate_icl_sweep("he2", d, 6.0, 0.5, [2.0], RHO, trials=T, seed=seed + 1, n_test=sz["a0_ntest"])
-    diff = float(alt.mean[0] - base.mean[0])
-    se = float(math.hypot(alt.se[0], base.se[0]))
-    z = diff / se
-    ok_ak = abs(z) < 3.29
+    # no alpha / kappa dependence: difference (alpha, kappa) = (6, 0.5) minus (2, 2) at the two largest d
+    ak = {}
+    for d, T in zip(sz["a0_ds"][-2:], sz["a0_trials"][-2:]):
+        seed = ctx.seed_for(f"004-a1zero/alpha-kappa/{d}")
+        base = nl.simulate_icl_sweep("he2", d, 2.0, 2.0, [2.0], RHO, trials=T, seed=seed, n_test=sz["a0_ntest"])
+        alt = nl.simulate_icl_sweep("he2", d, 6.0, 0.5, [2.0], RHO, trials=T, seed=seed + 1, n_test=sz["a0_ntest"])
+        diff = float(alt.mean[0] - base.mean[0])
+        se = float(math.hypot(alt.se[0], base.se[0]))
+        ak[str(d)] = {"diff": diff, "se": se, "z": diff / se, "base": [base.mean[0], base.se[0]],
+                      "alt": [alt.mean[0], alt.se[0]]}
+    (d1, v1), (d2, v2) = [(int(k), v) for k, v in ak.items()]
+    w1, w2 = 1 / d1, 1 / d2          # straight line in 1/d through the two points, propagated SE
+    icpt = (v2["diff"] * w1 - v1["diff"] * w2) / (w1 - w2)
+    icpt_se = math.hypot(v2["se"] * w1, v1["se"] * w2) / abs(w1 - w2)
+    ak["extrapolated_1/d"] = {"intercept": icpt, "se": icpt_se, "z": icpt / icpt_se}
+    ok_ak = abs(icpt / icpt_se) < 3.29
+    d, diff, se, z = d2, v2["diff"], v2["se"], v2["z"]
     verdict = "confirmed" if all(verdicts) and ok_ak else "refuted"
     summ = "; ".join(f"{k}: intercept {v['fits']['1/d^1.0']['intercept']:.3f}±{v['fits']['1/d^1.0']['se']:.3f} (1/d), "
                      f"{v['fits']['1/d^0.5']['intercept']:.3f}±{v['fits']['1/d^0.5']['se']:.3f} (1/√d), theory {v['theory']:.3f}, "
@@ -651,12 +706,13 @@ def _a1_zero_claims(led, ctx, sz):
                     "signal-free labels on ~d^2 isotropic features; its variance term gives "
                     "e = rho_nl tau(1+kappa_e)^2/(tau(1+kappa_e)^2-1), kappa_e = lambda-tilde/q, whose lambda -> 0 limits are "
                     "the boxed branches (SymPy). Simulation with finite-size extrapolation: " + summ +
-                    f". alpha/kappa independence at d = {d}, tau = 2: (alpha, kappa) = (6, 0.5) minus (2, 2) = {diff:+.4f} ± {se:.4f} "
-                    f"(z = {z:.2f}). At finite d the threshold is n = p, i.e. tau = 1 + 1/d; the model rho_nl p/|p-n| "
-                    "(crosses in the figure) accounts for most of the finite-d excess."),
-           evidence={"branches": sim_rows, "alpha_kappa_independence": {"d": d, "diff": diff, "se": se, "z": z,
-                                                                         "base": [base.mean[0], base.se[0]],
-                                                                         "alt": [alt.mean[0], alt.se[0]]}},
+                    f". alpha/kappa independence, He_2, tau = 2: (alpha, kappa) = (6, 0.5) minus (2, 2) = {diff:+.4f} ± {se:.4f} "
+                    f"at d = {d} (z = {z:.2f}); extrapolated in 1/d from d = {d1}, {d2}: {icpt:+.4f} ± {icpt_se:.4f}. The finite-d "
+                    "excess is large and is not explained by the parameter count alone (the crosses, rho_nl p/|p-n| with "
+                    "p = d(d+1), lie far below the points): the labels are not independent of the features (y^2 correlates "
+                    "with the query's component along w, and u has a rank-one excess variance along w, "
+                    "(mu22 - rho_f)/alpha), an O(kappa/d) effect; the verdict rests on the extrapolation."),
+           evidence={"branches": sim_rows, "alpha_kappa_independence": ak},
            derivation=[NA.LATEX["risk_source"], NA.LATEX["risk"], NA.LATEX["boxed"]], figures=figs)
     nums = {"tau=0.5": nl.risk_a1_zero(0.5, 1.0), "tau=2": nl.risk_a1_zero(2.0, 1.0), "tau=0.9": nl.risk_a1_zero(0.9, 1.0)}
     ok = abs(nums["tau=0.5"] - 2) < 1e-12 and abs(nums["tau=2"] - 2) < 1e-12 and abs(nums["tau=0.9"] - 10) < 1e-9

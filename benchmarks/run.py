@@ -1,0 +1,286 @@
+#!/usr/bin/env python
+"""Run every benchmark and the main job's wall times; write ``benchmarks/RESULTS.md``.
+
+Usage::
+
+    python benchmarks/run.py            # all benchmarks/bench_*.py (quick) + `theorycheck run --quick`
+    python benchmarks/run.py --full     # also the benches' full sizes and `theorycheck run --full` (long)
+    python benchmarks/run.py --no-main  # benchmarks only
+    python benchmarks/run.py --only gaussian,simulators
+
+Each ``benchmarks/bench_<key>.py`` exposes ``run(quick: bool = True) -> list[dict]`` with rows
+``{"name", "value", "unit", "note"}``. The main job is timed as the README runs it
+(``python -m theorycheck run --quick --no-pdf --out <tmp>``, derivations included) in a fresh
+process; the per-paper breakdown of the check phase comes from that run's ``STAMP.json``.
+Results go to ``benchmarks/RESULTS.md`` (with the machine description) and
+``benchmarks/results.json``. Targets (issue 6): exact W_QK* >= 100x faster than trajectory
+Monte Carlo at equal precision; ``--quick`` <= 2 min; ``--full`` <= 30 min on 2 cores.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TARGET_QUICK_S = 120.0
+TARGET_FULL_S = 1800.0
+TARGET_WQK_SPEEDUP = 100.0
+
+
+# ----------------------------------------------------------------------------- machine
+def _cpuinfo() -> dict:
+    info = {"cpu_model": platform.processor() or "unknown"}
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+        for line in text.splitlines():
+            if line.lower().startswith("model name"):
+                info["cpu_model"] = line.split(":", 1)[1].strip()
+                break
+        info["cpu_logical_in_cpuinfo"] = sum(1 for ln in text.splitlines() if ln.startswith("processor"))
+    except OSError:
+        pass
+    info["os_cpu_count"] = os.cpu_count()
+    try:
+        info["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        pass
+    try:
+        info["usable_cpus"] = len(os.sched_getaffinity(0))
+    except AttributeError:
+        info["usable_cpus"] = os.cpu_count()
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                info["memory_gib"] = round(int(line.split()[1]) / 2 ** 20, 1)
+    except OSError:
+        pass
+    return info
+
+
+def _blas() -> str:
+    import numpy as np
+    parts = []
+    try:
+        cfg = np.show_config(mode="dicts")
+        deps = cfg.get("Build Dependencies", {})
+        for k in ("blas", "lapack"):
+            d = deps.get(k, {})
+            if d:
+                parts.append(f"{k}: {d.get('name', '?')} {d.get('version', '')}".strip())
+    except TypeError:  # numpy < 1.25: no mode argument
+        parts.append("numpy.show_config() has no dict mode")
+    try:
+        from threadpoolctl import threadpool_info
+        for p in threadpool_info():
+            parts.append(f"threadpool {p.get('internal_api')} {p.get('version')} ({p.get('num_threads')} threads)")
+    except ImportError:
+        parts.append("threadpoolctl not installed (thread counts not reported)")
+    env = {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS") if k in os.environ}
+    if env:
+        parts.append(f"env {env}")
+    return "; ".join(parts)
+
+
+def machine() -> dict:
+    import matplotlib
+    import mpmath
+    import numpy
+    import scipy
+    import sympy
+    out = _cpuinfo()
+    out.update({"platform": platform.platform(), "python": platform.python_version(),
+                "numpy": numpy.__version__, "scipy": scipy.__version__, "sympy": sympy.__version__,
+                "mpmath": mpmath.__version__, "matplotlib": matplotlib.__version__, "blas": _blas()})
+    for opt in ("thewalrus", "hypothesis"):
+        try:
+            out[opt] = __import__(opt).__version__
+        except ImportError:
+            out[opt] = "not installed"
+    return out
+
+
+# ----------------------------------------------------------------------------- benches
+def bench_files(only=None) -> list[Path]:
+    files = sorted(HERE.glob("bench_*.py"))
+    if only:
+        keys = {k.strip() for k in only.split(",")}
+        files = [f for f in files if f.stem[len("bench_"):] in keys]
+    return files
+
+
+def run_bench(path: Path, quick: bool) -> dict:
+    t0 = time.perf_counter()
+    try:
+        spec = importlib.util.spec_from_file_location(f"_bench_{path.stem}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        rows = list(mod.run(quick=quick))
+        status = "ok"
+    except Exception as e:  # noqa: BLE001 - a failing bench is reported, the others still run
+        rows = [{"name": path.stem, "value": None, "unit": "", "note": f"FAILED: {type(e).__name__}: {e}"}]
+        status = "failed"
+        traceback.print_exc()
+    return {"file": path.name, "status": status, "wall_s": round(time.perf_counter() - t0, 2), "rows": rows}
+
+
+def run_main_job(mode: str, pdf: bool = False) -> dict:
+    """Time `python -m theorycheck run --<mode>` (all papers, derivations included) in a fresh process."""
+    with tempfile.TemporaryDirectory(prefix="tc_bench_") as tmp:
+        cmd = [sys.executable, "-m", "theorycheck", "run", f"--{mode}", "--out", tmp]
+        if not pdf:
+            cmd.append("--no-pdf")
+        env = dict(os.environ, THEORYCHECK_PROGRESS="0")
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+        wall = time.perf_counter() - t0
+        stamp = {}
+        sp = Path(tmp) / "STAMP.json"
+        if sp.exists():
+            stamp = json.loads(sp.read_text())
+        derive = [ln for ln in proc.stderr.splitlines() if ln.startswith("derive")]
+    per_paper = {k: v.get("wall_time_s") for k, v in stamp.get("papers", {}).items()}
+    return {"mode": mode, "command": " ".join(cmd[1:3] + cmd[3:4] + cmd[5:]), "returncode": proc.returncode,
+            "wall_s": round(wall, 1), "check_s_per_paper": per_paper,
+            "derive_lines": derive, "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
+
+
+# ----------------------------------------------------------------------------- output
+def _fmt(v) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        if v == 0 or 1e-3 <= abs(v) < 1e6:
+            return f"{v:.4g}"
+        return f"{v:.3e}"
+    return str(v)
+
+
+def _find(results, pred):
+    for b in results:
+        for r in b["rows"]:
+            if r.get("value") is not None and pred(r):
+                return r
+    return None
+
+
+def targets(results, main) -> list[tuple[str, str, str, str]]:
+    out = []
+    r = _find(results, lambda r: "wqk" in r["name"].lower() and r.get("unit") in ("ratio", "x", "speedup")
+              and "speed" in (r["name"] + r.get("note", "")).lower())
+    if r is None:
+        r = _find(results, lambda r: "wqk" in r["name"].lower() and r.get("unit") in ("ratio", "x", "speedup"))
+    if r is None:
+        out.append(("exact W_QK* (T = 30) >= 100x faster than MC at rel. SE 1e-3", "not measured",
+                    "no bench row named *wqk* with unit ratio", "?"))
+    else:
+        ok = r["value"] >= TARGET_WQK_SPEEDUP
+        out.append(("exact W_QK* (T = 30) >= 100x faster than MC at rel. SE 1e-3", f"{_fmt(r['value'])}x",
+                    f"`{r['name']}`: {r.get('note', '')}", "met" if ok else "MISSED"))
+    for m in main:
+        tgt = TARGET_QUICK_S if m["mode"] == "quick" else TARGET_FULL_S
+        ok = m["returncode"] == 0 and m["wall_s"] <= tgt
+        out.append((f"`theorycheck run --{m['mode']}` <= {tgt:.0f} s (2 cores)", f"{m['wall_s']} s",
+                    "per paper (check phase): " + ", ".join(f"{k} {v} s" for k, v in m["check_s_per_paper"].items())
+                    + ("" if m["returncode"] == 0 else f"; EXIT STATUS {m['returncode']}"),
+                    "met" if ok else "MISSED"))
+    for k in (4, 6, 8):
+        r = _find(results, lambda r, k=k: r["name"] == f"sympy_stats_E_order{k}")
+        if r:
+            out.append((f"Gaussian engine vs sympy.stats.E, order {k}", f"{_fmt(r['value'])} {r['unit']}",
+                        r.get("note", ""), "info"))
+    for m in (8, 12, 16):
+        r = _find(results, lambda r, m=m: r["name"] == f"moment_vs_thewalrus_order{m}")
+        if r:
+            out.append((f"Gaussian engine vs thewalrus.hafnian, order {m}", f"{_fmt(r['value'])} (ours/theirs)",
+                        r.get("note", ""), "info"))
+    return out
+
+
+def write_results(results, main, mach, full: bool, path: Path) -> None:
+    L = ["# Benchmark results", "",
+         f"Generated by `python benchmarks/run.py{' --full' if full else ''}` on "
+         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Timings are wall-clock, best of a few "
+         "repeats where the bench says so; they depend on the machine below and on its load.", "",
+         "## Machine", "",
+         f"- CPU: {mach.get('cpu_model')} — {mach.get('usable_cpus')} usable cores "
+         f"(os.cpu_count() = {mach.get('os_cpu_count')})",
+         f"- memory: {mach.get('memory_gib', '?')} GiB; load average (1, 5, 15 min) when the run started: "
+         f"{mach.get('load_average', '?')} — other processes share these cores, so timings are upper bounds",
+         f"- platform: {mach.get('platform')}",
+         f"- Python {mach['python']}; numpy {mach['numpy']}, scipy {mach['scipy']}, sympy {mach['sympy']}, "
+         f"mpmath {mach['mpmath']}, matplotlib {mach['matplotlib']}; thewalrus {mach['thewalrus']}, "
+         f"hypothesis {mach['hypothesis']}",
+         f"- BLAS: {mach['blas']}", "",
+         "## Targets (issue 6)", "", "| target | measured | detail | status |", "|---|---|---|---|"]
+    for t in targets(results, main):
+        L.append("| " + " | ".join(x.replace("|", "\\|") for x in t) + " |")
+    if main:
+        L += ["", "## Main job", ""]
+        for m in main:
+            L.append(f"- `{m['command']}`: **{m['wall_s']} s** total (exit {m['returncode']}); check phase per paper: "
+                     + ", ".join(f"`{k}` {v} s" for k, v in m["check_s_per_paper"].items()))
+            for ln in m["derive_lines"]:
+                L.append(f"  - {ln}")
+            if m["stderr_tail"]:
+                L += ["", "```", m["stderr_tail"], "```"]
+    L += ["", "## All benchmark rows", ""]
+    for b in results:
+        L += [f"### `{b['file']}` ({b['status']}, {b['wall_s']} s)", "", "| name | value | unit | note |",
+              "|---|---|---|---|"]
+        for r in b["rows"]:
+            L.append(f"| `{r['name']}` | {_fmt(r.get('value'))} | {r.get('unit', '')} | "
+                     f"{str(r.get('note', '')).replace('|', '/')} |")
+        L.append("")
+    path.write_text("\n".join(L).rstrip() + "\n", encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--full", action="store_true", help="full bench sizes and also `theorycheck run --full` (long)")
+    ap.add_argument("--no-main", action="store_true", help="skip timing `theorycheck run`")
+    ap.add_argument("--only", default=None, help="comma-separated bench keys (e.g. gaussian,simulators)")
+    ap.add_argument("--pdf", action="store_true", help="time the main job with PDF compilation")
+    ap.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
+    args = ap.parse_args(argv)
+    quick = not args.full
+    mach = machine()
+    results = []
+    for f in bench_files(args.only):
+        print(f"== {f.name} ({'quick' if quick else 'full'}) ...", file=sys.stderr, flush=True)
+        b = run_bench(f, quick)
+        results.append(b)
+        for r in b["rows"]:
+            print(f"  {r['name']:42s} {_fmt(r.get('value')):>12s} {r.get('unit', ''):14s} {r.get('note', '')}")
+    main_runs = []
+    if not args.no_main:
+        for mode in (("quick", "full") if args.full else ("quick",)):
+            print(f"== theorycheck run --{mode} ...", file=sys.stderr, flush=True)
+            m = run_main_job(mode, pdf=args.pdf)
+            main_runs.append(m)
+            print(f"  run --{mode}: {m['wall_s']} s (exit {m['returncode']}); per paper {m['check_s_per_paper']}")
+    print("\nTargets:")
+    for t in targets(results, main_runs):
+        print(f"  [{t[3]:>6s}] {t[0]}: {t[1]}")
+    write_results(results, main_runs, mach, args.full, args.out)
+    (args.out.parent / "results.json").write_text(
+        json.dumps({"machine": mach, "full": args.full, "benches": results, "main": main_runs}, indent=1,
+                   default=str) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}", file=sys.stderr)
+    return 0 if all(b["status"] == "ok" for b in results) and all(m["returncode"] == 0 for m in main_runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
