@@ -6,7 +6,7 @@ Reduced GLA predictor: ŷ = x_qᵀ Γ h with h = Σ_{i=1}^n λ^{n+1-i} y_i x_i, 
 
 Steps (each one an exact SymPy computation; the script stops with AssertionError if any fails):
 
-1. Isserlis (shared engine ``theorycheck.gaussian.expect_product``), symbolic Λ (d = 1, 2):
+1. Isserlis (shared engine ``theorycheck.gaussian.expect_product``), symbolic Λ (d = 1, 2, 3):
    E[y_i y_j x_i x_jᵀ] = ρ_ij Λ² (i ≠ j, ρ_ij = Cov(w_i, w_j) entry),
    E[y_i² x_i x_iᵀ] = s_i (2Λ² + tr Λ · Λ) + σ² Λ,   E[y_i x_i w_qᵀ] = ρ_iq Λ.
 2. Hence H = E[h hᵀ] = Λ[(A₂ + B)Λ + (B tr Λ + σ² N₀) I], C = E[h w_qᵀ] = D₁ Λ with
@@ -267,7 +267,7 @@ def cauchy_schwarz_identity(nv=4):
 
 
 def main() -> list[Path]:
-    blocks = {dim: isserlis_blocks(dim) for dim in (1, 2)}
+    blocks = {dim: isserlis_blocks(dim) for dim in (1, 2, 3)}
     Gstar = stationary_point_d2()
     Lstar, gstar = train_error_identity()
     cf = closed_forms()
@@ -297,7 +297,7 @@ def main() -> list[Path]:
         "stationary_D1": sp.latex(stat["D1"]),
     }
     constants = {
-        "ISSERLIS_CHECKED_DIMS": (1, 2),
+        "ISSERLIS_CHECKED_DIMS": (1, 2, 3),
         "STATIONARY_POINT_CHECKED": "d=2 symbolic Lambda, linear system solved exactly",
         "CLOSED_FORMS_CHECKED": "n=1..6 at 3 rational (lam, gamma) points vs explicit sums",
         "GAMMA_STAR_D2": str(Gstar),

@@ -14,7 +14,8 @@ Derived here (SymPy unless stated):
    +8u_a^\top MKMu_a` with :math:`a=T-1,b=T`, :math:`u=Ke`, :math:`M` the lag-1 form matrix.
 3. Scalar LDS (d = 1, c = 1): :math:`P_s=\sigma_0^2a^{2s}+\sigma_w^2\sum_{k<s}a^{2k}`
    (SymPy summation, recursion verified) and :math:`K(s,t)=a^{|t-s|}P_{\min(s,t)}+\sigma_v^2\delta_{st}`.
-4. For each T in ``T_VALUES``: N and D as exact polynomials in :math:`a^2` with coefficients
+4. N in closed form for symbolic T (geometric sums, SymPy ``summation``), checked against step 5.
+5. For each T in ``T_VALUES``: N and D as exact polynomials in :math:`a^2` with coefficients
    homogeneous in :math:`(\sigma_0^2,\sigma_w^2,\sigma_v^2)`. K is a polynomial matrix
    (:math:`\sigma_0^2K_0+\sigma_w^2K_w+\sigma_v^2I`, :math:`K_0,K_w` with 0/1 integer coefficients);
    the trace forms of step 2 are evaluated in exact integer arithmetic (univariate polynomials by
@@ -101,6 +102,46 @@ def scalar_autocovariance():
         raise AssertionError("scalar state-variance recursion P_s = a^2 P_{s-1} + sigma_w^2 failed")
     K_upper = a ** (t - s) * P          # s <= t, plus sigma_v^2 on the diagonal
     return (a, s, t, sigma0, sigma_w, sigma_v), sp.simplify(P), K_upper
+
+
+def scalar_N_symbolic_T():
+    r"""N = E[y_{T-1}y_TS] for the scalar LDS in closed form for symbolic T (a^2 != 1).
+
+    With :math:`K(p,q)=\alpha a^{q-p}+\beta a^{p+q}` (:math:`p<q`), :math:`\alpha=\sigma_w^2/(1-a^2)`,
+    :math:`\beta=\sigma_0^2-\alpha`, the 3-pairing expansion gives
+    :math:`N=K(T-1,T)\sum_{i=1}^{T-2}K(i,i+1)+\sum_{i=1}^{T-2}[K(T-1,i)K(T,i+1)+K(T-1,i+1)K(T,i)]`,
+    where only :math:`i=T-2` meets the diagonal :math:`K(T-1,T-1)=P_{T-1}+\sigma_v^2`; the geometric sums
+    are done by SymPy (generic branch of each Piecewise)."""
+    a = sp.Symbol("a", real=True)
+    T, i = sp.symbols("T i", integer=True, positive=True)
+    s0, sw, sv = sp.symbols("sigma0 sigma_w sigma_v", positive=True)
+    al = sw ** 2 / (1 - a ** 2)
+    be = s0 ** 2 - al
+
+    def Kfar(p, q):
+        return al * a ** (q - p) + be * a ** (p + q)
+
+    def gsum(expr, lo, hi):
+        r = sp.summation(sp.expand(expr), (i, lo, hi))
+        return r.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: e.args[-1][0])
+    S1 = gsum(Kfar(i, i + 1), 1, T - 2)
+    S2 = gsum(Kfar(i, T - 1) * Kfar(i + 1, T) + Kfar(i + 1, T - 1) * Kfar(i, T), 1, T - 3)
+    N = Kfar(T - 1, T) * S1 + S2 + Kfar(T - 2, T - 1) * Kfar(T - 1, T) + \
+        (al + be * a ** (2 * (T - 1)) + sv ** 2) * Kfar(T - 2, T)
+    return (a, T, s0, sw, sv), sp.powdenest(N, force=True)
+
+
+def check_N_symbolic_T(args, N, tables) -> bool:
+    a, T, s0, sw, sv = args
+    for TT in (3, 4, 7, 12, 30):
+        for av in (sp.Rational(1, 3), sp.Rational(-7, 10)):
+            vals = {a: av, s0: sp.Rational(13, 10), sw: sp.Rational(1, 2), sv: sp.Rational(2, 5)}
+            ref = sp.Rational(1, 2) * sum(c * av ** (2 * m) * vals[s0] ** (2 * ii) * vals[sw] ** (2 * jj) *
+                                          vals[sv] ** (2 * kk)
+                                          for (ii, jj, kk), cs in tables[TT]["N"].items() for m, c in enumerate(cs))
+            if sp.simplify(N.subs(T, TT).subs(vals) - ref) != 0:
+                return False
+    return True
 
 
 # ----------------------------------------------------------------------------- 4. tables
@@ -239,7 +280,11 @@ def main() -> list[Path]:
     for T in (3, 4, 5, 6):
         if not symbolic_cross_check(T, tables[T]):
             raise AssertionError(f"integer tables differ from the SymPy expansion at T = {T}")
+    nargs, N_T = scalar_N_symbolic_T()
+    if not check_N_symbolic_T(nargs, N_T, tables):
+        raise AssertionError("symbolic-T closed form of N disagrees with the tables")
     latex = {
+        "N_closed_T": r"N(a,T) = " + sp.latex(N_T),
         "isserlis_4": r"E[y_ay_by_iy_{i+1}] = " + sp.latex(m4),
         "isserlis_6": r"E[y_a^2y_iy_{i+1}y_jy_{j+1}] = " + sp.latex(m6),
         "N_trace": r"N = K_{T-1,T}\operatorname{tr}(KM) + 2\,u_{T-1}^\top M u_T",
@@ -258,11 +303,12 @@ def main() -> list[Path]:
     funcs = {
         "P_scalar": ((a, s, sigma0, sigma_w), P),
         "K_scalar_upper": ((a, s, t, sigma0, sigma_w), K_upper),
+        "N_scalar_closed": (nargs, N_T),
     }
     doc = ("Scalar-LDS (d = 1, c = 1) Isserlis closed forms for the Theorem 4.1 moments of paper 001.\n\n"
            "POLY[T]['N'][(i, j, k)][m] / POLY[T]['N_scale'] is the coefficient of a^(2m) sigma0^(2i) "
            "sigma_w^(2j) sigma_v^(2k) in N = E[y_{T-1} y_T S]; likewise 'D' for E[y_{T-1}^2 S^2], "
-           "S = sum_{i=1}^{T-2} y_i y_{i+1}.\nP_scalar(a, s, ...) is Var(x_s) (a^2 != 1); "
+           "S = sum_{i=1}^{T-2} y_i y_{i+1}.\nN_scalar_closed(a, T, ...) is N for any T >= 3 (a^2 != 1, a != 0).\nP_scalar(a, s, ...) is Var(x_s) (a^2 != 1); "
            "K_scalar_upper(a, s, t, ...) = Cov(y_s, y_t) for s < t (add sigma_v^2 when s = t).")
     path = write_module("lds_scalar", funcs, SCRIPT, constants=constants, latex=latex, docstring=doc)
     return [path]

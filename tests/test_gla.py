@@ -153,6 +153,40 @@ def test_gradient_flow_reaches_closed_form_optimum(init, L):
     assert fr.conserved_drift < 1e-6
 
 
+# ------------------------------------------------------------------ full parametrisation
+def test_query_term_sixth_moment_against_engine():
+    """E[(aᵀx)²(xᵀMx)²] closed form used for the query token's own term, vs the shared Isserlis engine."""
+    from theorycheck.gaussian import expect_product
+    rng = np.random.default_rng(3)
+    for d in (1, 2, 4):
+        a, A = rng.standard_normal(d), rng.standard_normal((d, d))
+        M = (A + A.T) / 2
+        want = (a @ a) * (np.trace(A) ** 2 + 2 * np.sum(M * M)) + 4 * np.trace(A) * (a @ M @ a) + 8 * (a @ M @ M @ a)
+        assert expect_product(np.eye(d), [a, a], [A, A]) == pytest.approx(want, rel=1e-12)
+        b = rng.standard_normal(d)
+        want3 = (a @ b) * np.trace(A) + 2 * (a @ M @ b)
+        assert expect_product(np.eye(d), [a, b], [A]) == pytest.approx(want3, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("d,noise,seed", [(2, 0.1, 31), (3, 0.0, 32)])
+def test_full_parameter_loss_matches_recursion(d, noise, seed):
+    rng = np.random.default_rng(seed)
+    u, b = 0.4 * rng.standard_normal(d), 0.4 * rng.standard_normal(d)
+    v, A = float(rng.standard_normal()), 0.3 * rng.standard_normal((d, d))
+    ex = gla.full_parameter_loss(u, v, A, b, 0.7, 0.9, 5, d, 1.0, 0.2, noise)
+    WV = rng.standard_normal((d + 1, d + 1))
+    WV[d, :d], WV[d, d] = u, v
+    WKQ = rng.standard_normal((d + 1, d + 1))
+    WKQ[:d, :d], WKQ[d, :d] = A, b
+    est = gla.simulate_gla(0.7, 0.9, 5, np.eye(d), 1.0, 0.2, noise, W_KQ=WKQ, W_V=WV, n_samples=60000, seed=seed)
+    assert mc.compare(ex, est).agrees
+
+
+def test_full_flow_small_init_converges():
+    fr = gla.full_gradient_flow(0.8, 0.9, 10, 2, 1.0, 0.1, 0.1, sigma=0.01, seed=1, n_points=60)
+    assert fr["loss_gap"][-1] < 1e-9 and fr["rel_dist_gamma"][-1] < 1e-6
+
+
 # ------------------------------------------------------------------ adaptive filters
 def _stream(seed=2, T=150, d=3):
     return af.ar1_stream(np.random.default_rng(seed), 1, T, d, 0.95, 1.0, 0.05, 0.1)

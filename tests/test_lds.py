@@ -62,6 +62,14 @@ def test_generated_polynomials_match_engine(T):
         np.testing.assert_allclose(Dp, De, rtol=1e-11)
 
 
+@pytest.mark.parametrize("T", [3, 9, 45])
+def test_symbolic_T_closed_form_of_N(T):
+    a = np.array([-0.9, -0.2, 0.35, 0.99])
+    pr = lds.DiagonalLDSPrior(1, 0.9, 1.2, 0.5, 0.4)
+    N, _ = lds.wqk_star_moments(lds.lds_autocovariance(lds._scalar_batch(pr, a), T))
+    np.testing.assert_allclose(gs.N_scalar_closed(a, T, 1.2, 0.5, 0.4), N, rtol=1e-9)
+
+
 def test_generated_scalar_autocovariance():
     a, s0, sw = 0.7, 1.3, 0.6
     pr = lds.DiagonalLDSPrior(1, 0.9, s0, sw, 0.0)
@@ -280,6 +288,9 @@ def test_closed_loop_radius_below_one():
     (lambda: lds.token_matrix(np.ones(6), 0), "s must be"),
     (lambda: lds.AnisotropicNoiseLDSPrior(2, 0.5, 1, 1, 1, Sigma_w=-np.eye(2)), "Sigma_w must be"),
     (lambda: lds.parity_zero_pattern(0), "s must be"),
+    (lambda: lds.wqk_star(6, lds.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0)), "0/0"),
+    (lambda: lds.wqk_star(6, lds.make_prior("b", d=2, sigma0=0.0, sigma_w=0.0, sigma_v=0.0), n_systems=10), "0/0"),
+    (lambda: lds.simulate_wqk_star(6, lds.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0), 10, 0), "y = 0"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):

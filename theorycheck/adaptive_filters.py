@@ -14,8 +14,8 @@ GLA query. Conventions of the filters (all start from :math:`\hat w_0=0`):
   :math:`k_t=P_{t-1}x_t/(\beta+x_t^\top P_{t-1}x_t)`, :math:`\hat w_t=\hat w_{t-1}+k_te_t`,
   :math:`P_t=(P_{t-1}-k_tx_t^\top P_{t-1})/\beta` (padasip ``FilterRLS(mu=β, eps=δ)``).
   For :math:`\beta` small (effective window :math:`1/(1-\beta)` not much larger than d) the
-  recursion is numerically unstable; runs whose estimate leaves the finite range are reported
-  as diverged (never silently dropped).
+  recursion is numerically unstable; runs whose estimate leaves the finite range get ``inf``
+  errors (never NaN) and are reported as diverged by the callers (never silently dropped).
 * Kalman filter with the true (γ, σ_w², σ_e², noise): the Bayes-optimal one-step predictor
   (a lower bound for every method, given the true model).
 * GLA stream: :math:`\hat y_t=x_t^\top\Gamma h_t`, :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`
@@ -92,13 +92,14 @@ def lms_errors(X, Y, mu):
             e = Y[t] - np.einsum("rd,rd->r", X[t], w)
             E[t] = e * e
             w = w + mu * e[:, None] * X[t]
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
     return E
 
 
 def rls_errors(X, Y, beta, delta=1.0):
     r"""A priori squared errors of exponentially weighted RLS (forgetting ``beta``, :math:`P_0=I/\delta`).
 
-    Diverged runs give ``inf``/``nan`` entries (callers must report them).
+    Diverged runs give ``inf`` entries (never NaN; callers must report them).
 
     >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
     >>> rls_errors(X, Y, 1.0, delta=1.0)[:, 0].tolist()     # w: 0 → 1/2
@@ -121,6 +122,7 @@ def rls_errors(X, Y, beta, delta=1.0):
             w = w + k * e[:, None]
             P = (P - k[:, :, None] * Px[:, None, :]) / beta
             P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
     return E
 
 

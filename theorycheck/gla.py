@@ -166,19 +166,47 @@ def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method: str = "auto") -> GLAS
     if not use_closed:
         return _direct(lam, gamma, n, sigma_w2, sigma_e2)
     args = (lam, gamma, n, sigma_w2, sigma_e2)
-    vals = [float(f(*args)) for f in (_gen.cf_D1, _gen.cf_B, _gen.cf_A2, _gen.cf_N0, _gen.cf_s_q)]
-    if not all(math.isfinite(v) for v in vals):  # pragma: no cover - guarded by the gap test
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            vals = [float(f(*args)) for f in (_gen.cf_D1, _gen.cf_B, _gen.cf_A2, _gen.cf_N0, _gen.cf_s_q)]
+    except (OverflowError, ZeroDivisionError):
+        vals = [math.nan]
+    if not all(math.isfinite(v) for v in vals):
         return _direct(lam, gamma, n, sigma_w2, sigma_e2)
     return GLASums(*vals, "closed form")
 
 
+def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
+    r"""Sums rescaled for range safety: returns ``(c, S, noise/c)``.
+
+    Every error is homogeneous of degree 1 in the variances and every ratio is homogeneous of
+    degree 0 in the weights :math:`p_i`, so we use variances divided by
+    :math:`c=\max(\sigma_w^2,\sigma_e^2,\sigma^2)` and weights :math:`\lambda^{	ext{age}-1}`
+    (``S.D1`` = :math:`D_1/(c\lambda)`, ``S.B, S.A2, S.N0`` divided by :math:`c\lambda^2`, ``S.s_q``
+    by c). Avoids underflow of :math:`\lambda^k` for tiny λ and overflow for huge variances.
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
+    c = max(sigma_w2, sigma_e2, noise)
+    c = c if c > 0 else 1.0
+    S = moment_sums(lam, gamma, n, sigma_w2 / c, sigma_e2 / c)
+    if S.method == "closed form" and lam > 1e-100:
+        S = GLASums(S.D1 / lam, S.B / lam ** 2, S.A2 / lam ** 2, S.N0 / lam ** 2, S.s_q, S.method)
+    else:
+        s = ar1_variances(gamma, n, sigma_w2 / c, sigma_e2 / c)
+        si = s[1:n + 1]
+        age = np.arange(n, 0, -1, dtype=float)
+        p = lam ** (age - 1)
+        prev = np.concatenate(([0.0], p[::-1][:-1]))
+        R = signal.lfilter([gamma], [1.0, -gamma], prev)[::-1]
+        B = float(np.sum(p * p * si))
+        S = GLASums(float(np.sum(p * gamma ** age * si)), B, B + 2.0 * float(np.sum(p * si * R)),
+                    float(np.sum(p * p)), float(s[n + 1]), "direct sum (scaled)")
+    return c, S, noise / c
+
+
 # ------------------------------------------------------------------ Λ = I results
-def _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
-    d = check_int("d", d, minimum=1)
-    noise = _var("noise", noise)
-    return moment_sums(lam, gamma, n, sigma_w2, sigma_e2), d, noise
-
-
 def xi(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
     r""":math:`\xi(\lambda)=D_1^2/D_2`, :math:`D_2=A_2+(d+1)B+\sigma^2N_0` (Λ = I_d).
 
@@ -187,9 +215,10 @@ def xi(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
     >>> round(xi(1.0, 1.0, 4, 1, 1.0, 0.0), 12)    # 16 / (16 + 2*4)
     0.666666666667
     """
-    s, d, noise = _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
-    D2 = s.A2 + (d + 1) * s.B + noise * s.N0
-    return s.D1 ** 2 / D2 if D2 > 0 else 0.0
+    d = check_int("d", d, minimum=1)
+    c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    D2 = s.A2 + (d + 1) * s.B + nz * s.N0
+    return c * s.D1 ** 2 / D2 if D2 > 0 else 0.0
 
 
 def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
@@ -198,8 +227,8 @@ def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
     >>> xi_large_d(0.8, 0.8, 50, 1.0, 0.1) >= xi_large_d(0.7, 0.8, 50, 1.0, 0.1)
     True
     """
-    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
-    return s.D1 ** 2 / s.B if s.B > 0 else 0.0
+    c, s, _ = _scaled(lam, gamma, n, sigma_w2, sigma_e2, 0.0)
+    return c * s.D1 ** 2 / s.B if s.B > 0 else 0.0
 
 
 def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -> float:
@@ -211,12 +240,14 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     >>> round(train_error(1.0, 1.0, 10, 3, 1.0, 0.0), 12) == round(3 * 4 / 14, 12)
     True
     """
-    s, d, noise = _common(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    d = check_int("d", d, minimum=1)
     halved = check_bool("halved", halved)
-    if s.A2 + (d + 1) * s.B + noise * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
-        val = float(d * s.s_q + noise)
+    c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
+        val = float(d * s.s_q + nz)
     else:
-        val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, noise))
+        val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, nz))
+    val *= c
     return val / 2 if halved else val
 
 
@@ -320,12 +351,11 @@ def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -
     >>> np.allclose(effective_covariance(1.0, 1.0, 4, np.eye(2), 1.0, 0.0), 1.25 * np.eye(2) + 0.5 * np.eye(2))
     True
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
     L = _lambda_mat(Lambda)
-    noise = _var("noise", noise)
-    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     if s.A2 <= 0:
         raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: the effective covariance is undefined)")
+    kappa = s.B * float(np.trace(L)) + nz * s.N0
     return (1.0 + s.B / s.A2) * L + (kappa / s.A2) * np.eye(L.shape[0])
 
 
@@ -356,15 +386,18 @@ def optimal_parameters(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, v=1
     if v == 0:
         raise ValueError("v must be nonzero, got 0")
     Lt = effective_covariance(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
-    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
-    scale = s.D1 / s.A2
-    G = scale * np.linalg.inv(Lt)
+    _, s, _ = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    with np.errstate(over="ignore"):
+        scale = s.D1 / (s.A2 * lam)               # = D1 / A2 (invariant under the variance scale)
+        G = scale * np.linalg.inv(Lt)
+    if not np.all(np.isfinite(G)):
+        raise ValueError(f"lam must not be so small that the optimal Gamma (~1/lam) overflows, got {lam!r}")
     d = L.shape[0]
     WV = np.zeros((d + 1, d + 1))
     WV[d, d] = v
     WKQ = np.zeros((d + 1, d + 1))
     WKQ[:d, :d] = G.T / v
-    err = population_loss(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    err = train_error_general(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     return OptimalGLA(G, WKQ, WV, Lt, scale, err)
 
 
@@ -382,10 +415,12 @@ def population_loss(Gamma, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0)
     G = np.asarray(Gamma, dtype=float)
     if G.shape != L.shape or not np.all(np.isfinite(G)):
         raise ValueError(f"Gamma must be a finite matrix of shape {L.shape}, got shape {G.shape}")
-    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    kappa = s.B * float(np.trace(L)) + nz * s.N0
     H = L @ ((s.A2 + s.B) * L + kappa * np.eye(L.shape[0]))
-    return float(np.trace(G.T @ L @ G @ H) - 2 * s.D1 * np.trace(L @ G @ L)
-                 + s.s_q * np.trace(L) + noise)
+    Gs = lam * G                                   # weights were divided by λ
+    return float(c * (np.trace(Gs.T @ L @ Gs @ H) - 2 * s.D1 * np.trace(L @ Gs @ L)
+                      + s.s_q * np.trace(L) + nz))
 
 
 def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -> float:
@@ -394,15 +429,14 @@ def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) ->
     >>> abs(train_error_general(0.7, 0.8, 20, np.eye(3), 1.0, 0.1) - train_error(0.7, 0.8, 20, 3, 1.0, 0.1)) < 1e-12
     True
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
     L = _lambda_mat(Lambda)
-    noise = _var("noise", noise)
-    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    kappa = s.B * float(np.trace(L)) + nz * s.N0
     mu = np.clip(np.linalg.eigvalsh(L), 0.0, None)
     den = (s.A2 + s.B) * mu + kappa
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(den > 0, mu ** 2 / np.where(den > 0, den, 1.0), 0.0)
-    return float(s.s_q * mu.sum() + noise - s.D1 ** 2 * terms.sum())
+    return float(c * (s.s_q * mu.sum() + nz - s.D1 ** 2 * terms.sum()))
 
 
 def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gamma=None,
@@ -632,3 +666,146 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
                              "final_rel_dist": float(rel[-1]),
                              "nearest_linearised_rate": nearest,
                              "linearised_rates": sorted(set(np.round(nz, 10).tolist()))})
+
+
+# ------------------------------------------------------------------ full parametrisation (Λ = I)
+def _full_sums(lam, gamma, n, sigma_w2, sigma_e2):
+    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    si = s[1:n + 1]
+    p = lam ** np.arange(n, 0, -1, dtype=float)
+    # R2 = Σ_{i,j} p_i p_j γ^{2|i-j|} s_min(i,j)², via R_i = Σ_{j>i} p_j γ^{2(j-i)}
+    prev = np.concatenate(([0.0], p[::-1][:-1]))
+    R = signal.lfilter([gamma ** 2], [1.0, -gamma ** 2], prev)[::-1]
+    R2 = float(np.sum(p * p * si * si) + 2 * np.sum(p * si * si * R))
+    return {"P1": float(p.sum()), "S1": float(np.sum(p * si)), "R2": R2,
+            "diag": lambda d, noise: float(np.sum(p * p * (2 * (d * si + noise) ** 2 + 4 * d * si * si)))}
+
+
+def _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
+    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    fs = _full_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    Ey = d * fs["S1"] + noise * fs["P1"]
+    return {"d": d, "h0": sm.A2 + (d + 1) * sm.B + noise * sm.N0, "D1": sm.D1, "c0": d * sm.s_q + noise,
+            "P1": fs["P1"], "N0": sm.N0, "B": sm.B, "Ey": Ey,
+            "K2": Ey ** 2 + 2 * d * fs["R2"] + fs["diag"](d, noise)}
+
+
+def _full_loss(u, v, A, b, k):
+    G = v * A.T + np.outer(b, u)
+    Lred = k["h0"] * np.sum(G * G) - 2 * k["D1"] * np.trace(G) + k["c0"]
+    M = (A + A.T) / 2
+    Atu = A.T @ u
+    uu = u @ u
+    trA = np.trace(A)
+    P1, N0 = k["P1"], k["N0"]
+    ET1 = ((P1 ** 2 - N0) * (Atu @ Atu) + N0 * (uu * np.sum(A * A) + 2 * (Atu @ Atu))
+           + 2 * P1 * ((u @ A @ u) * trA + 2 * (u @ M @ Atu))
+           + uu * (trA ** 2 + 2 * np.sum(M * M)) + 4 * trA * (u @ M @ u) + 8 * (u @ M @ M @ u))
+    ET2 = v * v * (b @ b) * k["K2"]
+    ET12 = v * ((u @ A @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * trA + 2 * (u @ M @ b)) * k["Ey"])
+    return Lred + ET1 + 2 * ET12 + ET2
+
+
+def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
+    r"""Exact MSE of the FULL predictor for :math:`\Lambda=I_d` (not halved).
+
+    :math:`W_V` last row :math:`(u^\top, v)`, :math:`W_{KQ}[:, :d]=[A; b^\top]`;
+    :math:`L=L_{red}(vA^\top+bu^\top)+E[(T_1+T_2)^2]` with (:math:`p_i=\lambda^{n+1-i}`,
+    :math:`P_1=\sum p_i`, :math:`S_1=\sum p_is_i`, :math:`M=(A+A^\top)/2`)
+
+    .. math::
+       E[T_1^2]=(P_1^2-N_0)\|A^\top u\|^2+N_0(\|u\|^2\|A\|_F^2+2\|A^\top u\|^2)
+        +2P_1\big((u^\top Au)\operatorname{tr}A+2u^\top MA^\top u\big)
+        +\|u\|^2((\operatorname{tr}A)^2+2\operatorname{tr}M^2)+4\operatorname{tr}A\,u^\top Mu+8u^\top M^2u,
+
+       E[T_2^2]=v^2\|b\|^2\Big[(dS_1+\sigma^2P_1)^2+2dR_2+\sum_ip_i^2\big(2(ds_i+\sigma^2)^2+4ds_i^2\big)\Big],
+
+       E[T_1T_2]=v\Big[(u^\top Ab)\big(P_1(dS_1+\sigma^2P_1)+2B\big)+\big((u^\top b)\operatorname{tr}A+2u^\top Mb\big)(dS_1+\sigma^2P_1)\Big],
+
+    :math:`R_2=\sum_{i,j}p_ip_j\gamma^{2|i-j|}s_{\min(i,j)}^2`. The last three terms of :math:`E[T_1^2]` are the
+    query token's own contribution. Accepts complex arrays (used for complex-step gradients).
+
+    >>> d = 2; o = optimal_parameters(0.8, 0.9, 6, np.eye(d), 1.0, 0.1)
+    >>> abs(full_parameter_loss(np.zeros(d), 1.0, o.Gamma.T, np.zeros(d), 0.8, 0.9, 6, d, 1.0, 0.1) - o.train_error) < 1e-12
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    d = check_int("d", d, minimum=1)
+    noise = _var("noise", noise)
+    u = np.asarray(u)
+    b = np.asarray(b)
+    A = np.asarray(A)
+    if u.shape != (d,) or b.shape != (d,) or A.shape != (d, d):
+        raise ValueError(f"u, b must have shape ({d},) and A shape ({d}, {d})")
+    val = _full_loss(u, v, A, b, _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise))
+    return val if np.iscomplexobj(val) else float(val)
+
+
+def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.3, seed=0, t_max=None,
+                       n_points=300) -> dict:
+    r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
+
+    Gradients by complex-step differentiation (exact to rounding: the loss is a polynomial in θ).
+    Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Returns the
+    loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over time.
+    """
+    from scipy.integrate import solve_ivp
+
+    d = check_int("d", d, minimum=1)
+    sigma = check_real("sigma", sigma, 0.0, low_open=True)
+    opt = optimal_parameters(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
+    gn = float(np.linalg.norm(opt.Gamma))
+    r = math.sqrt(gn)
+    m = 2 * d + 1 + d * d
+
+    def unpack(th):
+        return th[:d], th[d], th[d + 1:d + 1 + d * d].reshape(d, d), th[d + 1 + d * d:]
+
+    consts = _full_consts(_lam(lam), _gamma(gamma), check_int("n", n, minimum=1), d, sigma_w2, sigma_e2,
+                          _var("noise", noise))
+
+    def loss(th):
+        u, v, A, b = unpack(th)
+        return _full_loss(u, v, A, b, consts)
+
+    def grad(th):
+        g = np.empty(m)
+        hstep = 1e-30 * max(1.0, float(np.max(np.abs(th))))
+        for k in range(m):
+            tc = th.astype(complex)
+            tc[k] += 1j * hstep
+            g[k] = loss(tc).imag / hstep
+        return g
+
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    th0 = sigma * r * rng.standard_normal(m)
+    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    h0 = sm.A2 + (d + 1) * sm.B + noise * sm.N0
+    if t_max is None:
+        t_max = 400.0 / (h0 * gn)
+    t_eval = np.concatenate(([0.0], np.geomspace(t_max * 1e-6, t_max, n_points - 1)))
+    sol = solve_ivp(lambda t, y: -grad(y), (0.0, t_max), th0, method="LSODA", t_eval=t_eval, rtol=1e-10,
+                    atol=1e-13 * r)
+    if not sol.success:
+        raise RuntimeError(f"full gradient flow failed: {sol.message}")
+    gaps, dists, un, bn = [], [], [], []
+    for th in sol.y.T:
+        u, v, A, b = unpack(th)
+        gaps.append(float(loss(th)) - opt.train_error)
+        dists.append(float(np.linalg.norm(v * A.T + np.outer(b, u) - opt.Gamma)) / gn)
+        un.append(float(np.linalg.norm(u)))
+        bn.append(float(np.linalg.norm(b)))
+    th = sol.y[:, -1]
+    # Hessian at the end point (central differences of the exact complex-step gradient)
+    H = np.empty((m, m))
+    eps = 1e-6 * r
+    for k in range(m):
+        e = np.zeros(m)
+        e[k] = eps
+        H[:, k] = (grad(th + e) - grad(th - e)) / (2 * eps)
+    hev = np.linalg.eigvalsh((H + H.T) / 2)
+    return {"times": sol.t, "loss_gap": np.array(gaps), "rel_dist_gamma": np.array(dists), "u_norm": np.array(un),
+            "b_norm": np.array(bn), "loss_star": opt.train_error, "t_max": t_max, "theta_final": th,
+            "grad_norm_final": float(np.linalg.norm(grad(th))), "hessian_eigs_final": hev,
+            "v_final": float(th[d]), "A_norm_final": float(np.linalg.norm(th[d + 1:d + 1 + d * d]))}

@@ -256,7 +256,7 @@ def _exact_ok(expr: sp.Basic, x: sp.Symbol) -> str | None:
 def _clean(r: sp.Basic):
     if r.has(sp.Integral) or r.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
         return None
-    r = sp.simplify(r.rewrite(sp.erf))
+    r = sp.expand(sp.simplify(r.rewrite(sp.erf)))     # expanded: a canonical, reproducible form
     if not r.is_number or r.has(sp.I):
         return None
     return r
@@ -310,7 +310,7 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
 
     >>> import sympy as sp; g = sp.Symbol("g")
     >>> hermite_coefficients(sp.Max(0, g), 2)
-    [sqrt(2)/(2*sqrt(pi)), 1/2, sqrt(2)/(4*sqrt(pi))]
+    [sqrt(2)/(2*sqrt(pi)), 1/2, 1/(2*sqrt(pi))]
     """
     m_max = check_int("m_max", m_max, minimum=0)
     dps = check_int("dps", dps, minimum=15, maximum=200)

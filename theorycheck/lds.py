@@ -656,6 +656,15 @@ def _exact_components(T, prior, laws):
     return N, D
 
 
+def _ratio_or_raise(T, N, D, where):
+    if not (np.isfinite(N) and np.isfinite(D)):
+        raise ValueError(f"{where}: the moments are not finite (N = {N}, D = {D}); check the prior's variances")
+    if D <= 0:
+        raise ValueError(f"{where}: E[y_(T-1)^2 S^2] = 0, the ratio is 0/0 — the prior gives y = 0 "
+                         "(sigma0, sigma_w, sigma_v must not all be 0)")
+    return (T - 2) * N / D
+
+
 def _scalar_batch(prior, a):
     a = np.asarray(a, dtype=float)
     B = a.size
@@ -707,7 +716,8 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
             raise ValueError(f"method='exact-components' needs independent components (setting a, or c with "
                              f"diagonal Sigma_w), got {prior!r}")
         N, D = _exact_components(T, prior, laws)
-        return WqkStar((T - 2) * N / D, 0.0, 0, "exact-components", T, N, D, {"nodes": 3 * T + 2})
+        return WqkStar(_ratio_or_raise(T, N, D, "wqk_star"), 0.0, 0, "exact-components", T, N, D,
+                       {"nodes": 3 * T + 2})
     if method in ("polynomial", "quadrature") and not scalar_a:
         raise ValueError(f"method={method!r} needs a DiagonalLDSPrior with d = 1, got {prior!r}")
     if method == "polynomial":
@@ -719,7 +729,7 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
             N, D = float(N), float(D)
         else:
             N, D = _poly_prior_average(coef, prior.a_max, prior.sigma0, prior.sigma_w, prior.sigma_v)
-        return WqkStar((T - 2) * N / D, 0.0, 0, "polynomial", T, N, D)
+        return WqkStar(_ratio_or_raise(T, N, D, "wqk_star"), 0.0, 0, "polynomial", T, N, D)
     if method == "quadrature":
         prev = None
         nodes = 16
@@ -728,7 +738,7 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
             a = prior.a_max * x
             Nn, Dn = wqk_star_moments(lds_autocovariance(_scalar_batch(prior, a), T))
             N, D = float(wts @ Nn) / 2, float(wts @ Dn) / 2
-            val = (T - 2) * N / D
+            val = _ratio_or_raise(T, N, D, "wqk_star")
             if prev is not None and abs(val - prev) <= rtol * abs(val):
                 return WqkStar(val, 0.0, 0, "quadrature", T, N, D, {"nodes": nodes})
             if nodes > 6 * T + 64:
@@ -749,6 +759,7 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
         Ns.append(Nb)
         Ds.append(Db)
         used += size
+        _ratio_or_raise(T, float(np.mean(np.concatenate(Ns))), float(np.mean(np.concatenate(Ds))), "wqk_star")
         if used >= 2:
             est = mc_ratio(np.concatenate(Ns), np.concatenate(Ds))
             if est.se <= rtol * abs(est.mean):
@@ -771,6 +782,8 @@ def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int =
     for g in rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000)):
         size = min(2000, left)
         N, D = wqk_star_moments(lds_autocovariance(prior.sample(g, size), T))
+        if np.any(D <= 0):
+            raise ValueError("per_system_ratio_average: a system has E[y_(T-1)^2 S^2] = 0 (y = 0)")
         vals.append((T - 2) * N / D)
         left -= size
     from .montecarlo import from_samples
@@ -798,6 +811,9 @@ def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_00
         num.append(Y[:, -1] * f)
         den.append(f * f)
         left -= size
+    if not np.any(np.concatenate(den) > 0):
+        raise ValueError("simulate_wqk_star: every simulated feature is 0 (the prior gives y = 0); "
+                         "sigma0, sigma_w, sigma_v must not all be 0")
     est = mc_ratio(np.concatenate(num), np.concatenate(den))
     return WqkStar(est.mean, est.se, samples, "trajectory-mc", T,
                    float(np.mean(np.concatenate(num))), float(np.mean(np.concatenate(den))),
@@ -1005,7 +1021,7 @@ def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- PCG reading
-def pcg_quantities(W_QK, W_V, Y) -> dict:
+def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P") -> dict:
     r"""Reconstruction of the seed's Eqs. 16–18 for trained AR(s) weights, per sequence.
 
     Block structure (Eq. 16): :math:`G=\frac1n\sum_iz_iz_i^\top=\begin{pmatrix}H&-g_0\\-g_0^\top&\gamma
@@ -1022,8 +1038,11 @@ def pcg_quantities(W_QK, W_V, Y) -> dict:
     Returns per-sequence arrays: ``cos_att_pcg`` (cos of :math:`w_{att}` and :math:`w_{PCG}`),
     ``cos_first_terms`` (cos of :math:`PHq` and :math:`PHPg_0`), ``cos_p_z0`` (cos of :math:`p` and
     the preconditioned residual at 0, :math:`-Pg_0`) and ``cos_p_z2`` (at :math:`w_{PCG}`), and
-    ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`).
+    ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`). ``preconditioner`` chooses the matrix applied
+    to residuals in the PCG steps: ``"P"`` (Eq. 18 as written), ``"PT"`` (:math:`P^\top`) or ``"Psym"``
+    (:math:`(P+P^\top)/2`) — the seed does not say how a non-symmetric P enters PCG.
     """
+    check_choice("preconditioner", preconditioner, ("P", "PT", "Psym"))
     W_QK, W_V, s = _check_weights(W_QK, W_V)
     Y = _check_Y(Y, s)
     G, q = _gram_query(Y, s)
@@ -1040,9 +1059,10 @@ def pcg_quantities(W_QK, W_V, Y) -> dict:
     xi2 = gam * vs - g0 @ qv
     Hq = np.einsum("bij,j->bi", H, qv)
     w_att = Hq @ P.T + xi1 * (g0 @ P.T) + xi2[:, None] * p[None, :]
-    # two PCG steps from w = 0, preconditioner applied as z = P r
+    # two PCG steps from w = 0, preconditioner applied as z = Pc r
+    Pc = {"P": P, "PT": P.T, "Psym": 0.5 * (P + P.T)}[preconditioner]
     r0 = -g0
-    z0 = r0 @ P.T
+    z0 = r0 @ Pc.T
     d0 = z0
     Hd0 = np.einsum("bij,bj->bi", H, d0)
     def sdiv(a, b):       # a / b, 0 where b == 0 (PCG already converged)
@@ -1053,7 +1073,7 @@ def pcg_quantities(W_QK, W_V, Y) -> dict:
     al0 = sdiv(rz0, np.sum(d0 * Hd0, 1))
     w1 = al0[:, None] * d0
     r1 = r0 - al0[:, None] * Hd0
-    z1 = r1 @ P.T
+    z1 = r1 @ Pc.T
     beta = sdiv(np.sum(r1 * z1, 1), rz0)
     d1 = z1 + beta[:, None] * d0
     Hd1 = np.einsum("bij,bj->bi", H, d1)
@@ -1061,7 +1081,7 @@ def pcg_quantities(W_QK, W_V, Y) -> dict:
     al1 = np.where(rel, 0.0, sdiv(np.sum(r1 * z1, 1), np.sum(d1 * Hd1, 1)))
     w2 = w1 + al1[:, None] * d1
     r2 = r1 - al1[:, None] * Hd1
-    z2 = r2 @ P.T
+    z2 = r2 @ Pc.T
 
     def cos(u, w):
         nu = np.linalg.norm(u, axis=-1)

@@ -226,13 +226,24 @@ def mp_resolvent(z: float, kappa: float, c: float = 1.0) -> tuple[float, float]:
 # ------------------------------------------------------------------------------------------------
 # isotropic linear e_ICL
 # ------------------------------------------------------------------------------------------------
+_LO, _HI = 1e-8, 1e16     # supported range of tau, alpha, finite kappa (double-precision safe)
+
+
 def _check_common(tau, alpha, kappa, rho, lam):
-    tau = check_real("tau", tau, low=0.0, low_open=True)
-    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
-    kappa = check_real("kappa", kappa, low=0.0, low_open=True, allow_inf=True)
-    rho = check_real("rho", rho, low=0.0)
-    lam = check_real("lam", lam, low=0.0)
+    tau = check_real("tau", tau, low=_LO, high=_HI)
+    alpha = check_real("alpha", alpha, low=_LO, high=_HI)
+    kappa = check_real("kappa", kappa, low=_LO, allow_inf=True)
+    if math.isfinite(kappa) and kappa > _HI:
+        raise ValueError(f"kappa must be in [{_LO:g}, {_HI:g}] or math.inf, got {kappa}")
+    rho = check_real("rho", rho, low=0.0, high=_HI)
+    lam = check_real("lam", lam, low=0.0, high=_HI)
     return tau, alpha, kappa, rho, lam
+
+
+def _finite(v: float, what: str) -> float:
+    if math.isnan(v):
+        raise ValueError(f"{what} is numerically unstable for these parameters (got nan)")
+    return v
 
 
 def _ridge_xi(tau, q, kappa, lam):
@@ -275,16 +286,17 @@ def e_icl_linear(tau, alpha, kappa, rho, lam=0.0) -> float:
         nu = q + xi
         m, dm = mp_resolvent(nu, kappa)
         ce = (rho + nu - nu * nu * m - xi * (1 - 2 * nu * m - nu * nu * dm)) / (1 - 2 * xi * m - xi * xi * dm - tau)
-        return 1 + rho - 2 * (1 - nu * m) + (1 + q) * (1 - 2 * nu * m - nu * nu * dm - ce * (m + xi * dm))
+        return _finite(1 + rho - 2 * (1 - nu * m) + (1 + q) * (1 - 2 * nu * m - nu * nu * dm - ce * (m + xi * dm)),
+                       "e_icl_linear")
     if tau == 1.0:
         return math.inf
     if tau < 1:
         mu = q * mp_resolvent(q, kappa / tau)[0]
-        return (tau * (1 + q) / (1 - tau) * (1 - tau * (1 - mu) ** 2 + mu * (rho / q - 1))
-                - 2 * tau * (1 - mu) + 1 + rho)
+        return _finite(tau * (1 + q) / (1 - tau) * (1 - tau * (1 - mu) ** 2 + mu * (rho / q - 1))
+                       - 2 * tau * (1 - mu) + 1 + rho, "e_icl_linear")
     m, dm = mp_resolvent(q, kappa)
-    return ((1 + q) * (1 - 2 * q * m - q * q * dm + m * (rho + q - q * q * m) / (tau - 1))
-            - 2 * (1 - q * m) + 1 + rho)
+    return _finite((1 + q) * (1 - 2 * q * m - q * q * dm + m * (rho + q - q * q * m) / (tau - 1))
+                   - 2 * (1 - q * m) + 1 + rho, "e_icl_linear")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -166,6 +166,8 @@ def claim_isserlis(ctx, cfg):
         Ne, De = lds.wqk_star_moments(KK)
         Np, Dp = lds._poly_eval_moments(gs.POLY[TT], a, 1.0, 0.5, 0.5)
         devs_poly[TT] = float(max(np.max(np.abs(Np / Ne - 1)), np.max(np.abs(Dp / De - 1))))
+    K45 = lds.lds_autocovariance(sysm, 45)
+    dev_closed = float(np.max(np.abs(gs.N_scalar_closed(a, 45, 1.0, 0.5, 0.5) / lds.wqk_star_moments(K45)[0] - 1)))
     # Monte Carlo of the two moments for one system (a = 0.8, T = 8)
     one = lds._scalar_batch(pr1, np.array([0.8]))
     Kone = lds.lds_autocovariance(one, T)
@@ -177,7 +179,7 @@ def claim_isserlis(ctx, cfg):
     S = np.sum(Y[:, :-2] * Y[:, 1:-1], axis=1)
     cN = compare(Nx[0], from_samples(Y[:, -2] * Y[:, -1] * S))
     cD = compare(Dx[0], from_samples(Y[:, -2] ** 2 * S ** 2))
-    ok = dev_brute < 1e-10 and max(devs_poly.values()) < 1e-10 and cN.agrees and cD.agrees
+    ok = dev_brute < 1e-10 and max(devs_poly.values()) < 1e-10 and dev_closed < 1e-9 and cN.agrees and cD.agrees
     return _claim(
         id="001-isserlis-moments", lines=(58, 58), check="symbolic identity",
         verdict="confirmed" if ok else "refuted",
@@ -190,14 +192,16 @@ def claim_isserlis(ctx, cfg):
                  "that their sums equal the trace forms used by the engine, and derives for d = 1 exact "
                  "polynomials in a^2 (T = 3..16, 20, 25, 30; SymPy-verified at T = 3..6). Numerically: "
                  f"brute-force pairing sums vs engine rel. dev. {dev_brute:.1e} (T = 8); generated "
-                 f"polynomials vs engine {max(devs_poly.values()):.1e} (T = 8, 30); Monte Carlo "
+                 f"polynomials vs engine {max(devs_poly.values()):.1e} (T = 8, 30); closed form of N for "
+                 f"symbolic T (SymPy geometric sums) vs engine at T = 45: {dev_closed:.1e}; Monte Carlo "
                  f"(n = {n_mc}) z = {cN.z:.2f} (N), {cD.z:.2f} (D)."),
         evidence={"n_pairings_4th": gs.N_ISSERLIS_TERMS, "n_pairings_6th": gs.D_ISSERLIS_TERMS,
                   "brute_vs_engine_max_rel_dev": dev_brute, "poly_vs_engine_max_rel_dev": devs_poly,
+                  "closed_form_N_vs_engine_T45": dev_closed,
                   "symbolic_cross_check_T": list(gs.SYMBOLIC_CROSS_CHECK_T),
                   "mc_N": cN.as_dict(), "mc_D": cD.as_dict(), "a_values": a},
         derivation=[gs.LATEX["isserlis_4"], gs.LATEX["isserlis_6"], gs.LATEX["N_trace"], gs.LATEX["D_trace"],
-                    gs.LATEX["P_scalar"], gs.LATEX["K_scalar"]])
+                    gs.LATEX["P_scalar"], gs.LATEX["K_scalar"], gs.LATEX["N_closed_T"]])
 
 
 def claim_exact_vs_mc(ctx, cfg, figs):
@@ -531,7 +535,7 @@ def _support_jaccard(W_QK, W_V, s, thr):
     return best
 
 
-def claim_checkerboard(ctx, cfg, runs):
+def claim_checkerboard(ctx, cfg, runs, figs):
     thrs = (0.05, 0.1, 0.2)
     rows = {}
     T = cfg["train_T"]
@@ -562,6 +566,24 @@ def claim_checkerboard(ctx, cfg, runs):
                           "diff_se": dlt.se, "z": dlt.mean / dlt.se})
         masked[s] = {"halved_loss_structured": float(lm.mean()), "free_runs": frees,
                      "structured_steps": rm["steps"]}
+    from ..figures import new_figure
+    fig, axes = new_figure(ncols=3, nrows=2, width=3.0, height=2.8)
+    for col, s in enumerate((2, 3, 4)):
+        for row, kind in enumerate(("free", "masked")):
+            ax = axes[row][col]
+            r = runs[("a", s, 0, kind)]
+            mat = np.vstack([r["W_QK"][:, :s].T, r["W_V"][s][None, :]])     # rows: W_QK columns j, then v
+            ax.imshow(np.abs(mat) / np.max(np.abs(mat)), cmap="Greys", vmin=0, vmax=1)
+            sv, sw = lds.predicted_support(s)
+            pred = np.vstack([sw.T, sv[None, :]])
+            yy, xx = np.nonzero(pred)
+            ax.scatter(xx, yy, marker="o", facecolors="none", edgecolors="r", s=60)
+            ax.set_title(f"AR({s}) {'trained' if kind == 'free' else 'restricted'}", fontsize=8)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            ax.grid(False)
+    fig.suptitle("|W_QK[:, :s]^T| (rows j) and |v| (last row); red: predicted support", fontsize=8)
+    figs.append(ctx.save_figure(fig, "lds_trained_support"))
     mean_j = {k: v["mean_jaccard_thr0.1"] for k, v in rows.items()}
     all_zero = all(v == 0 for v in mean_j.values())
     struct_not_worse = all(all(f["z"] > -3 for f in masked[s]["free_runs"]) for s in masked)
@@ -586,6 +608,7 @@ def claim_checkerboard(ctx, cfg, runs):
             "Predicted support: v (last row of W_V) on indices k ≡ k0 (mod 2), W_QK[:, :s] on {(l, j): l + j + k0 + s "
             "odd}; the other entries of W_V and the last column of W_QK do not affect the loss and are excluded."],
         summary=summ, evidence={"T": T, "runs": rows, "structured_vs_free": masked},
+        figures=["lds_trained_support"],
         missing=[] if all_zero else ["learning rate", "weight decay", "warm-up length", "gradient-clip threshold",
                                      "initialisation", "batch size for s >= 2", "support threshold"])
 
@@ -655,11 +678,35 @@ def claim_pcg_cosines(ctx, cfg, runs):
                    if len(per) > 1 else float("nan"),
                    "cos_first_terms_mean": float(np.mean([p["cos_first_terms"] for p in per])),
                    "cos_p_z0_mean": float(np.mean([p["cos_p_z0"] for p in per]))}
+    readings = {}
+    if ("a", 4, 0, "masked") in runs:
+        Y = _test_set(ctx, "a", T, cfg["pcg_n"], "001-pcg-a")
+        r = runs[("a", 4, 0, "masked")]
+        q = lds.pcg_quantities(r["W_QK"], r["W_V"], Y)
+        out["a_structured"] = {k: float(np.mean(v)) for k, v in q.items() if k.startswith("cos")}
+        for pc in ("P", "PT", "Psym"):
+            qq = lds.pcg_quantities(r["W_QK"], r["W_V"], Y, preconditioner=pc)
+            wa, wp = qq["w_att"].mean(0), qq["w_pcg"].mean(0)
+            readings[pc] = {"per_sequence_mean": float(np.mean(qq["cos_att_pcg"])),
+                            "per_sequence_median": float(np.median(qq["cos_att_pcg"])),
+                            "cos_of_mean_directions": float(wa @ wp / np.linalg.norm(wa) / np.linalg.norm(wp)),
+                            "cos_p_z0_mean": float(np.mean(qq["cos_p_z0"]))}
+        out["a_structured_readings"] = readings
     seed_vals = {"a": "0.88 ± 0.05", "b": "0.93 ± 0.01", "p_vs_preconditioned_residual": "≈ -0.99"}
     summ = "; ".join(f"({st}) cos(w_att, w_PCG) = {v['cos_att_pcg_mean_over_seeds']:.2f} "
                      f"(sd over seeds {v['cos_att_pcg_sd_over_seeds']:.2f}), cos(PHq, PHPg0) = "
                      f"{v['cos_first_terms_mean']:.2f}, cos(p, -P g0) = {v['cos_p_z0_mean']:.2f}"
-                     for st, v in out.items())
+                     for st, v in out.items() if st in ("a", "b"))
+    if "a_structured" in out:
+        v = out["a_structured"]
+        summ += (f"; (a) checkerboard-restricted AR(4) weights: cos(w_att, w_PCG) = {v['cos_att_pcg']:.2f}, "
+                 f"cos(PHq, PHPg0) = {v['cos_first_terms']:.2f}, cos(p, -P g0) = {v['cos_p_z0']:.2f}, "
+                 f"cos(p, residual after 2 steps) = {v['cos_p_z2']:.2f}")
+    if readings:
+        summ += ("; other readings for the restricted weights (preconditioner P / P^T / sym(P)): per-sequence "
+                 "median " + " / ".join(f"{readings[k]['per_sequence_median']:.2f}" for k in readings) +
+                 ", cosine of the dataset-mean directions " +
+                 " / ".join(f"{readings[k]['cos_of_mean_directions']:.2f}" for k in readings))
     return _claim(
         id="001-pcg-cosines", lines=(70, 70), check="numeric value", verdict="underspecified",
         paraphrase="For AR(4) the cosine similarity between the attention predictor's direction and the 2-step "
@@ -726,7 +773,9 @@ def claim_kf(ctx, cfg, runs, figs):
     gap_lo = (float(e_best.mean()) - 1.96 * math.hypot(se_best, kf_se)) / kf_mean - 1
     gap_hi = (float(e_best.mean()) + 1.96 * math.hypot(se_best, kf_se)) / kf_mean - 1
     margin = 0.05
-    verdict = "refuted" if gap_lo > margin else "confirmed" if gap_hi < margin else "underspecified"
+    # the size of the gap depends on the (unstated) priors, so a gap above the margin is reported as
+    # 'underspecified' with the numbers, not as a refutation under every reading
+    verdict = "confirmed" if gap_hi < margin else "underspecified"
     best_ls = min(ls, key=lambda k: ls[k]["mse"])
     trend = att[max(att)]["mse_mean"] - att[min(att)]["mse_mean"]
     return _claim(
@@ -746,15 +795,20 @@ def claim_kf(ctx, cfg, runs, figs):
                  f"by {trend:+.4f}. In-context least squares is best at s = {best_ls} ({ls[best_ls]['mse']:.4f}, "
                  f"{100 * (ls[best_ls]['mse'] / kf_mean - 1):.1f} % above the KF). "
                  f"Criterion (stated here, the seed gives none): 'matches' = excess MSE below {100 * margin:.0f} %. "
-                 "The oracle AR(s) predictors (known system) do approach the KF quickly; a single trained linear "
-                 "attention layer does not get within the margin for our priors. The GPT-2 observation "
-                 "(Du et al.) concerns a different model."),
+                 "The oracle AR(s) predictors (known system) approach the KF quickly (claim "
+                 "001-ar-approximation-exponential); whether the trained single layer gets within the margin is "
+                 + ("shown here." if verdict == "confirmed" else
+                    "NOT supported for our priors; how large the gap is depends on the noise levels and the "
+                    "eigenvalue law, which the source does not give.") +
+                 " The GPT-2 observation (Du et al.) concerns a different model."),
         evidence={"T": T, "kf_mse": kf_mean, "kf_se": kf_se, "kf_systems": cfg["kf_systems"],
                   "oracle_ar_mse": oracle, "ls_ar_mse": ls, "attention_mse": att,
                   "attention_over_kf": ratio_att, "gap_ci95": [gap_lo, gap_hi], "margin": margin,
                   "best_window": best_s, "test_n": cfg["test_n"]},
         figures=["lds_kf_baseline"],
-        missing=[] if verdict != "underspecified" else ["a quantitative meaning of 'matches'"] + MISSING_PRIOR)
+        missing=[] if verdict != "underspecified" else ["a quantitative meaning of 'matches'",
+                                                         "the paper's own KF comparison for the one-layer model"]
+        + MISSING_PRIOR)
 
 
 def claim_ar_exponential(ctx, cfg):
@@ -867,7 +921,7 @@ def build(ctx) -> Ledger:
     led.add(claim_ar_exponential(ctx, cfg))
     runs = collect()
     led.add(claim_trained_ar1(ctx, cfg, runs))
-    led.add(claim_checkerboard(ctx, cfg, runs))
+    led.add(claim_checkerboard(ctx, cfg, runs, figs))
     led.add(claim_pcg_cosines(ctx, cfg, runs))
     led.add(claim_kf(ctx, cfg, runs, figs))
     led.add(claim_training_setup(cfg))

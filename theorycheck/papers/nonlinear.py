@@ -44,14 +44,14 @@ def _sizes(ctx):
     if ctx.quick:
         return dict(r1_d=12, r1_trials=4, r1_ntest=500, r1_configs=3,
                     ext_ds=[8, 12, 16], ext_trials=[8, 6, 4], ext_ntest=500,
-                    a0_ds=[8, 12, 16, 20], a0_trials=[10, 8, 5, 4], a0_ntest=500,
+                    a0_ds=[8, 12, 16, 20], a0_trials=[10, 8, 6, 4], a0_ntest=500,
                     fig1_d=16, fig1_trials=2, fig1_ntest=500,
                     fig2_d=12, fig2_trials=2, fig2_ntest=400,
                     lowrank_ds=[8, 12], lowrank_trials=3, off_d=12, off_trials=5,
                     mom_d=16, mom_n=3000)
-    return dict(r1_d=40, r1_trials=6, r1_ntest=2000, r1_configs=5,
-                ext_ds=[12, 16, 24, 32, 48], ext_trials=[16, 12, 8, 6, 4], ext_ntest=2000,
-                a0_ds=[16, 24, 32, 48, 64], a0_trials=[16, 10, 8, 5, 4], a0_ntest=2000,
+    return dict(r1_d=24, r1_trials=6, r1_ntest=2000, r1_configs=5,
+                ext_ds=[12, 16, 24, 32, 48], ext_trials=[12, 8, 6, 4, 3], ext_ntest=2000,
+                a0_ds=[16, 24, 32, 48, 64], a0_trials=[12, 8, 6, 3, 2], a0_ntest=2000,
                 fig1_d=64, fig1_trials=3, fig1_ntest=2000,
                 fig2_d=32, fig2_trials=3, fig2_ntest=2000,
                 lowrank_ds=[8, 16, 32], lowrank_trials=4, off_d=32, off_trials=6,
@@ -634,16 +634,18 @@ def _a1_zero_claims(led, ctx, sz):
     fig, axes = new_figure(2, 1, width=4.6)
     for k, f in enumerate(("he2", "abs")):
         rnl = _f(nl.rho_nonlinear(f, RHO))
-        for tau in (0.5, 2.0):
+        # one sweep per d (tau = 0.5 and 2 share the training prefix of each trial)
+        per_d = {d: nl.simulate_icl_sweep(f, d, 2.0, 2.0, [0.5, 2.0], RHO, trials=T,
+                                          seed=ctx.seed_for(f"004-a1zero/{f}/{d}"), n_test=sz["a0_ntest"])
+                 for d, T in zip(sz["a0_ds"], sz["a0_trials"])}
+        for i_tau, tau in enumerate((0.5, 2.0)):
             th = nl.risk_a1_zero(tau, rnl)
             ds, means, ses, fs_mod = [], [], [], []
-            for d, T in zip(sz["a0_ds"], sz["a0_trials"]):
-                r = nl.simulate_icl_sweep(f, d, 2.0, 2.0, [tau], RHO, trials=T,
-                                          seed=ctx.seed_for(f"004-a1zero/{f}/{tau}/{d}"), n_test=sz["a0_ntest"])
+            for d, r in per_d.items():
                 ds.append(d)
-                means.append(float(r.mean[0]))
-                ses.append(float(r.se[0]))
-                n, p = int(r.n[0]), d * (d + 1)
+                means.append(float(r.mean[i_tau]))
+                ses.append(float(r.se[i_tau]))
+                n, p = int(r.n[i_tau]), d * (d + 1)
                 fs_mod.append(rnl / (1 - n / p) if n < p else rnl * n / (n - p))
             fits = {}
             for pw in (1.0, 0.5):
@@ -674,7 +676,7 @@ def _a1_zero_claims(led, ctx, sz):
     figs.append(ctx.save_figure(fig, "nonlinear_a1zero_extrapolation"))
     # no alpha / kappa dependence: difference (alpha, kappa) = (6, 0.5) minus (2, 2) at the two largest d
     ak = {}
-    for d, T in zip(sz["a0_ds"][-2:], sz["a0_trials"][-2:]):
+    for d, T in zip(sz["a0_ds"][-3:-1], sz["a0_trials"][-3:-1]):
         seed = ctx.seed_for(f"004-a1zero/alpha-kappa/{d}")
         base = nl.simulate_icl_sweep("he2", d, 2.0, 2.0, [2.0], RHO, trials=T, seed=seed, n_test=sz["a0_ntest"])
         alt = nl.simulate_icl_sweep("he2", d, 6.0, 0.5, [2.0], RHO, trials=T, seed=seed + 1, n_test=sz["a0_ntest"])

@@ -1,0 +1,77 @@
+"""Timings of theorycheck.nonlinear / theorycheck.hermite (benchmarks only; never used as evidence).
+
+Rows ``{"name", "value", "unit", "note"}``:
+
+* the paper-scale Figure 1 sweep: one training trial at d = 64 (p = 4160), alpha = kappa = 2,
+  nine tau values up to 3 (n up to 12 288) sharing nested prefixes, 2000 test prompts
+  (quick: d = 32);
+* feature construction alone (vectorised kron of x_test and [u; s]) at the same size;
+* context statistics, projected O(l + d) sampler vs brute force O(l d), for Figure 2 sizes
+  (d = 32, l = 1280; quick: 2000 prompts);
+* e_icl_linear (ridgeless, ridge) and e_icl_linear_general (d = 400) per call;
+* hermite_coefficients for tanh (mpmath, 30 digits, a_0..a_6) and sin (exact SymPy).
+
+Run: ``python benchmarks/bench_nonlinear.py [--full]``. Set OPENBLAS_NUM_THREADS=1 on a
+machine shared with other jobs: small dense solves are much slower with oversubscribed BLAS threads.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+
+import numpy as np
+import sympy as sp
+
+from theorycheck import nonlinear as nl
+from theorycheck.hermite import hermite_coefficients
+
+
+def _timeit(fn, repeat=1):
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def run(quick: bool = True) -> list[dict]:
+    rows = []
+    d = 32 if quick else 64
+    taus = [0.25, 0.5, 0.75, 0.9, 1.1, 1.25, 1.5, 2.0, 3.0]
+    t = _timeit(lambda: nl.simulate_icl_sweep("sin", d, 2.0, 2.0, taus, 0.1, trials=1, seed=1, n_test=2000))
+    rows.append({"name": f"fig1_sweep_one_trial_d{d}", "value": t, "unit": "s",
+                 "note": f"p = {d * (d + 1)}, n_max = {int(3 * d * d)}, 9 taus, 2000 test prompts"})
+    n = int(3 * d * d)
+    rng = np.random.default_rng(0)
+    xq = rng.standard_normal((n, d))
+    U = rng.standard_normal((n, d))
+    S = rng.standard_normal(n)
+    t = _timeit(lambda: nl._features(xq, U, S), repeat=2)
+    rows.append({"name": f"features_d{d}", "value": t, "unit": "s", "note": f"{n} x {d * (d + 1)} design matrix"})
+    _, fn = nl.teacher("tanh")
+    m = 500 if quick else 2000
+    W = rng.standard_normal((m, 32))
+    for method in ("projected", "direct"):
+        t = _timeit(lambda: nl.context_statistics(fn, W, 1280, 0.1, np.random.default_rng(1), method))
+        rows.append({"name": f"context_statistics_{method}", "value": t, "unit": "s",
+                     "note": f"{m} prompts, d = 32, l = 1280 (Figure 2, alpha = 40)"})
+    t = _timeit(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1) for tau in np.linspace(0.1, 3, 100) if tau != 1], 2)
+    rows.append({"name": "e_icl_linear_ridgeless", "value": t / 100 * 1e3, "unit": "ms/call", "note": ""})
+    t = _timeit(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1, 0.01) for tau in np.linspace(0.1, 3, 100)], 2)
+    rows.append({"name": "e_icl_linear_ridge", "value": t / 100 * 1e3, "unit": "ms/call", "note": "lam = 0.01"})
+    ev = np.ones(400)
+    t = _timeit(lambda: nl.e_icl_linear_general(2.0, 2.0, 2.0, 0.1, ev, ev), 2)
+    rows.append({"name": "e_icl_linear_general_d400", "value": t * 1e3, "unit": "ms/call", "note": "diagonal C"})
+    g = sp.Symbol("g", real=True)
+    t = _timeit(lambda: hermite_coefficients(sp.tanh(g), 6, dps=30))
+    rows.append({"name": "hermite_tanh_a0_a6", "value": t, "unit": "s", "note": "mpmath quadrature, 30 digits"})
+    t = _timeit(lambda: hermite_coefficients(sp.sin(g), 6))
+    rows.append({"name": "hermite_sin_a0_a6_exact", "value": t, "unit": "s", "note": "SymPy (iterated Stein)"})
+    return rows
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(quick="--full" not in sys.argv), indent=1))
