@@ -134,7 +134,8 @@ def _check_pair_and_seed(tmp_path, paper, monkeypatch=None, seeds=(11, 12)):
     cmp = compare_seeds(ra, rc)
     assert cmp["n_estimates"] > 0 or not any(estimates(c["evidence"]) for p in ra["papers"].values()
                                              for c in p["claims"])
-    assert not cmp["beyond"], f"numbers moved by more than 5 combined SE (or a deterministic one moved): {cmp['beyond']}"
+    assert not cmp["beyond"], f"numbers moved by more than 5 combined SE (or a deterministic one moved): " \
+                              f"{cmp['beyond']}"
     assert not cmp["exact_changed"], f"exact values depend on the seed: {cmp['exact_changed']}"
     assert not cmp["flips_det"], f"claims with seed-independent evidence changed verdict: {cmp['flips_det']}"
     if cmp["flips_mc"]:
@@ -176,6 +177,7 @@ def test_comparison_walker():
     ev2 = {"a": {"exact": 1.0, "mean": 2.0, "se": 0.1}, "b": [{"x": {"exact": 2.0, "mean": 2.0, "se": 0.0}}]}
     rb = {"papers": {"p": {"claims": [{"id": "c", "verdict": "refuted", "evidence": ev2}]}}}
     out = compare_seeds(ra, rb)
-    assert out["n_comparisons"] == 2 and out["n_estimates"] == 2 and len(out["beyond"]) == 1 and out["flips_mc"] == [("c", "confirmed", "refuted")]
+    assert out["n_comparisons"] == 2 and out["n_estimates"] == 2 and len(out["beyond"]) == 1
+    assert out["flips_mc"] == [("c", "confirmed", "refuted")]
     rc = {"papers": {"p": {"claims": [{"id": "c", "verdict": "refuted", "evidence": ev}]}}}
     assert compare_seeds(ra, rc)["flips_det"] == [("c", "confirmed", "refuted")]

@@ -308,3 +308,18 @@ def test_build_quick_runs():
     assert by["001-thm41-exact-vs-mc"] == "confirmed"
     assert by["001-gd-identity"] == "confirmed"
     assert by["001-lemma41-parity"] == "confirmed"
+
+
+def test_realisable_coefficients_have_indefinite_rank2_blocks():
+    """S_j = (v w^T + w v^T)/2 never has two eigenvalues of the same sign (basis of 001-ar2-constrained-optimum)."""
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        s = 3
+        W, V = rng.standard_normal((2, s + 1, s + 1))
+        C = lds.effective_coefficients(W, V)
+        for j in range(s):
+            S = np.triu(C[:, :, j], 1) / 2
+            S = S + S.T + np.diag(np.diag(C[:, :, j]))
+            ev = np.linalg.eigvalsh(S)
+            tol = 1e-10 * np.abs(ev).max()
+            assert np.sum(ev > tol) <= 1 and np.sum(ev < -tol) <= 1

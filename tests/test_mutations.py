@@ -151,3 +151,18 @@ def test_calibration_report(tmp_path):
     text = md.read_text()
     assert "| 0.05 |" in text and "Pooled" in text
     assert np.isfinite(data["pooled"][0]["rate"])
+
+
+@pytest.mark.slow
+def test_paper_level_detection_gla(tmp_path):
+    """The GLA paper's own ledger notices the halved-loss mutant (a verdict changes)."""
+    try:
+        from theorycheck import papers
+        papers.load("gla")
+    except Exception as e:  # noqa: BLE001
+        pytest.skip(f"paper module gla not available: {e}")
+    data = st.paper_level([st.MUTANTS_BY_ID["gla-halved-loss"]], progress=False)
+    rec = data["mutants"][0]
+    assert rec["available"] and rec["noticed"], rec
+    md, _ = st.write_paper_level_report(tmp_path, data)
+    assert "gla-halved-loss" in md.read_text()

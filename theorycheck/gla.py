@@ -747,8 +747,9 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
 
     Gradients by complex-step differentiation (exact to rounding: the loss is a polynomial in θ).
-    Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Returns the
-    loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over time.
+    Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Default
+    horizon ``t_max = 400/(h_0\|\Gamma^*\|_F)``. Returns the loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over
+    time, plus the final gradient norm (and the initial one) and the Hessian spectrum at the end point.
     """
     from scipy.integrate import solve_ivp
 
@@ -784,6 +785,8 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     h0 = sm.A2 + (d + 1) * sm.B + noise * sm.N0
     if t_max is None:
         t_max = 400.0 / (h0 * gn)
+    t_max = check_real("t_max", t_max, 0.0, low_open=True)
+    g_init = float(np.linalg.norm(grad(th0)))
     t_eval = np.concatenate(([0.0], np.geomspace(t_max * 1e-6, t_max, n_points - 1)))
     sol = solve_ivp(lambda t, y: -grad(y), (0.0, t_max), th0, method="LSODA", t_eval=t_eval, rtol=1e-10,
                     atol=1e-13 * r)
@@ -807,5 +810,6 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     hev = np.linalg.eigvalsh((H + H.T) / 2)
     return {"times": sol.t, "loss_gap": np.array(gaps), "rel_dist_gamma": np.array(dists), "u_norm": np.array(un),
             "b_norm": np.array(bn), "loss_star": opt.train_error, "t_max": t_max, "theta_final": th,
-            "grad_norm_final": float(np.linalg.norm(grad(th))), "hessian_eigs_final": hev,
+            "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": g_init,
+            "hessian_eigs_final": hev,
             "v_final": float(th[d]), "A_norm_final": float(np.linalg.norm(th[d + 1:d + 1 + d * d]))}

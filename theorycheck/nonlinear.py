@@ -70,7 +70,8 @@ from .validate import check_int, check_real, check_bool, check_psd
 __all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "mp_resolvent",
            "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear", "risk_a1_zero",
            "a1_zero_fixed_point", "simulate_icl", "simulate_icl_sweep", "SimResult",
-           "context_statistics", "ridge_risk_pure_noise", "extrapolate"]
+           "context_statistics", "ridge_risk_pure_noise", "extrapolate",
+           "extrapolate_models"]
 
 G = sp.Symbol("g", real=True)
 
@@ -738,10 +739,11 @@ def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test
 # ------------------------------------------------------------------------------------------------
 # finite-size extrapolation
 # ------------------------------------------------------------------------------------------------
-def extrapolate(ds, means, ses, power=1.0) -> dict:
-    r"""Weighted least-squares fit :math:`m(d)=e_\infty+c\,d^{-\text{power}}` (weights :math:`1/\mathrm{SE}^2`).
+def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
+    r"""Weighted least-squares fit :math:`m(d)=e_\infty+c\,d^{-\text{power}}` (weights :math:`1/\mathrm{SE}^2`);
+    ``powers=(1, 2)`` fits :math:`e_\infty+c_1/d+c_2/d^2` instead.
 
-    Returns ``{"intercept", "se", "slope", "chi2", "dof", "p_fit", "ci95"}``; ``se`` is the
+    Returns ``{"intercept", "se", "slope", "coefs", "chi2", "dof", "p_fit", "ci95", "model"}``; ``se`` is the
     model-based intercept SE inflated by :math:`\sqrt{\chi^2/\mathrm{dof}}` when that exceeds 1
     (so a poor fit widens, never narrows, the interval); ``p_fit`` is the :math:`\chi^2` goodness-of-fit
     p-value (small = this power law does not describe the points).
@@ -758,17 +760,43 @@ def extrapolate(ds, means, ses, power=1.0) -> dict:
         raise ValueError("ds, means, ses must be 1-D arrays of equal length >= 2")
     if np.any(ds <= 0) or np.any(s <= 0) or not np.all(np.isfinite(m)):
         raise ValueError("ds and ses must be positive and means finite")
-    power = check_real("power", power, low=0.0, low_open=True)
-    X = np.stack([np.ones_like(ds), ds ** (-power)], axis=1)
+    pw = [check_real("power", power, low=0.0, low_open=True)] if powers is None else \
+        [check_real("powers", q, low=0.0, low_open=True) for q in powers]
+    if ds.size < 1 + len(pw):
+        raise ValueError(f"need at least {1 + len(pw)} points for {len(pw)} correction terms")
+    X = np.stack([np.ones_like(ds)] + [ds ** (-q) for q in pw], axis=1)
     W = 1.0 / s ** 2
     A = X.T @ (W[:, None] * X)
     coef = np.linalg.solve(A, X.T @ (W * m))
     cov = np.linalg.inv(A)
     resid = m - X @ coef
     chi2 = float(np.sum(W * resid ** 2))
-    dof = ds.size - 2
+    dof = ds.size - X.shape[1]
     infl = math.sqrt(chi2 / dof) if dof > 0 and chi2 > dof else 1.0
     se = math.sqrt(cov[0, 0]) * infl
     p_fit = float(stats.chi2.sf(chi2, dof)) if dof > 0 else float("nan")
-    return {"intercept": float(coef[0]), "slope": float(coef[1]), "se": se, "chi2": chi2, "dof": dof,
-            "p_fit": p_fit, "ci95": [float(coef[0] - 1.96 * se), float(coef[0] + 1.96 * se)], "power": power}
+    model = "a + " + " + ".join(f"b{i + 1}/d^{q:g}" for i, q in enumerate(pw))
+    return {"intercept": float(coef[0]), "slope": float(coef[1]), "coefs": [float(c) for c in coef], "se": se,
+            "chi2": chi2, "dof": dof, "p_fit": p_fit, "ci95": [float(coef[0] - 1.96 * se), float(coef[0] + 1.96 * se)],
+            "power": pw[0], "model": model}
+
+
+def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:
+    r"""Fit :math:`a+b/d`, :math:`a+b/\sqrt d` and :math:`a+b_1/d+b_2/d^2`; choose the better-fitting
+    (larger goodness-of-fit p) of the two-parameter laws if it has ``p_fit > p_min``, else the
+    three-parameter law (if it fits). ``target``: adds ``z_vs_target`` to every fit.
+    Returns ``{"fits": {...}, "chosen": name or None}``.
+    """
+    fits = {"1/d": extrapolate(ds, means, ses, 1.0), "1/sqrt(d)": extrapolate(ds, means, ses, 0.5)}
+    if len(ds) >= 4:
+        fits["1/d+1/d^2"] = extrapolate(ds, means, ses, powers=(1.0, 2.0))
+    if target is not None:
+        for f in fits.values():
+            f["z_vs_target"] = (f["intercept"] - target) / f["se"]
+    two = max(("1/d", "1/sqrt(d)"), key=lambda k: fits[k]["p_fit"] if fits[k]["dof"] > 0 else -1)
+    chosen = None
+    if fits[two]["dof"] == 0 or fits[two]["p_fit"] > p_min:
+        chosen = two
+    elif "1/d+1/d^2" in fits and (fits["1/d+1/d^2"]["dof"] == 0 or fits["1/d+1/d^2"]["p_fit"] > p_min):
+        chosen = "1/d+1/d^2"
+    return {"fits": fits, "chosen": chosen}

@@ -583,7 +583,8 @@ def _m_multiplicity(p: Patcher):
 
 @mutant("gaussian-cycle-factor", "gaussian", "engine",
         "expect_product: cycle cumulant of r >= 2 quadratic forms without the 2^(r-1) leg-orientation "
-        "factor (tr((SM)^r) instead of 2^(r-1) (r-1)! tr(...))", _G_CHECKS,
+        "factor (tr((SM)^r) instead of 2^(r-1) (r-1)! tr(...))",
+        _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
         needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_cycle_factor(p: Patcher):
     from . import gaussian as g
@@ -600,7 +601,8 @@ def _m_cycle_factor(p: Patcher):
 
 @mutant("gaussian-path-factor", "gaussian", "engine",
         "expect_product: path cumulant a'S M S ... S b with 2^(r-1) instead of 2^r (one orientation "
-        "factor short)", _G_CHECKS, needs=["theorycheck.gaussian:_Engine.kappa"])
+        "factor short)", _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
+        needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_path_factor(p: Patcher):
     from . import gaussian as g
     orig = g._Engine.kappa

@@ -347,9 +347,10 @@ def claim_lambda_star(ctx, table) -> list[Claim]:
     # λ* < 1
     scan_stat, scan_bound = 0, []
     total = 0
+    quick = ctx.quick
     for g in (0.5, 0.9, 0.99):
-        for n in (10, 100, 1000):
-            for d in (1, 10, 100):
+        for n in ((10, 100) if quick else (10, 100, 1000)):
+            for d in ((1, 10) if quick else (1, 10, 100)):
                 for sw2, se2 in ((1.0, 1 - g * g), (1.0, 1e-3), (1.0, 1e-4), (1.0, 0.01)):
                     for noise in (0.0, 1.0, 100.0):
                         total += 1
@@ -653,17 +654,24 @@ def claim_full_landscape(ctx) -> list[Claim]:
     runs, spurious = [], None
     for d, sig, seeds in plan:
         for sd in seeds:
-            fr = gla.full_gradient_flow(lam, gamma, n, d, sw2, se2, noise, sigma=sig,
+            sm_ = gla.moment_sums(lam, gamma, n, sw2, se2)
+            gn_ = float(np.linalg.norm(gla.optimal_parameters(lam, gamma, n, np.eye(d), sw2, se2, noise).Gamma))
+            t_max = 4000.0 / ((sm_.A2 + (d + 1) * sm_.B + noise * sm_.N0) * gn_)   # 10× the default horizon
+            fr = gla.full_gradient_flow(lam, gamma, n, d, sw2, se2, noise, sigma=sig, t_max=t_max,
                                         seed=ctx.seed_for(f"000-full-flow-{d}-{sig}-{sd}"), n_points=120)
             gap = float(fr["loss_gap"][-1])
-            row = {"d": d, "sigma": sig, "seed_index": sd, "final_gap": gap, "rel_gap": gap / fr["loss_star"],
+            rel_grad = fr["grad_norm_final"] / fr["grad_norm_initial"]
+            status = ("global" if gap <= 1e-6 * fr["loss_star"] else
+                      "spurious critical point" if rel_grad < 1e-6 else "not converged by t_max")
+            row = {"d": d, "sigma": sig, "seed_index": sd, "status": status, "rel_grad_final": rel_grad,
+                   "final_gap": gap, "rel_gap": gap / fr["loss_star"],
                    "final_rel_dist_Gamma": float(fr["rel_dist_gamma"][-1]), "grad_norm": fr["grad_norm_final"],
                    "hess_min_eig": float(fr["hessian_eigs_final"][0]), "hess_max_eig": float(fr["hessian_eigs_final"][-1]),
                    "n_zero_hess_eigs": int(np.sum(np.abs(fr["hessian_eigs_final"]) < 1e-6 * fr["hessian_eigs_final"][-1])),
                    "v_final": fr["v_final"], "A_norm_final": fr["A_norm_final"],
                    "u_norm_final": float(fr["u_norm"][-1]), "b_norm_final": float(fr["b_norm"][-1])}
             runs.append(row)
-            if spurious is None and gap > 1e-6 * fr["loss_star"]:
+            if spurious is None and status == "spurious critical point":
                 spurious = (d, fr)
     # 3) local-minimum test at the first spurious end point: random directions at two radii
     probe = None
@@ -688,34 +696,46 @@ def claim_full_landscape(ctx) -> list[Claim]:
     conv = {}
     for r in runs:
         key = f"d={r['d']}, σ={r['sigma']}"
-        c = conv.setdefault(key, [0, 0])
-        c[0] += int(r["final_gap"] <= 1e-6 * max(1.0, abs(r["final_gap"])) + 1e-9)
-        c[1] += 1
-    n_sp = sum(1 for r in runs if r["final_gap"] > 1e-6)
+        c = conv.setdefault(key, {"global": 0, "spurious critical point": 0, "not converged by t_max": 0, "runs": 0})
+        c[r["status"]] += 1
+        c["runs"] += 1
+    sp_runs = [r for r in runs if r["status"] == "spurious critical point"]
+    n_sp = len(sp_runs)
+    n_nc = sum(1 for r in runs if r["status"] == "not converged by t_max")
     mc_ok = all(c["verdict"] == "agree" for c in checks)
     local_min = probe is not None and all(v["fraction_nonnegative"] == 1.0 for v in probe["radii_relative"].values())
-    rel = sorted({round(r["rel_gap"], 4) for r in runs if r["final_gap"] > 1e-6})
-    txt_conv = "; ".join(f"{k}: {v[0]}/{v[1]} reach the global minimum" for k, v in conv.items())
+    rel = sorted({round(r["rel_gap"], 3) for r in sp_runs})
+    falls = True
+    for dd in sorted({r["d"] for r in runs}):
+        fr_ = [conv[k]["global"] / conv[k]["runs"] for k in
+               sorted((k for k in conv if k.startswith(f"d={dd},")), key=lambda k: float(k.split("σ=")[1]))]
+        falls &= all(a >= b for a, b in zip(fr_[:-1], fr_[1:])) and fr_[0] > fr_[-1]
+    txt_conv = "; ".join(f"{k}: {v['global']}/{v['runs']} global, {v['spurious critical point']} spurious, "
+                         f"{v['not converged by t_max']} unfinished" for k, v in conv.items())
     common = ("Exact loss of the FULL predictor (W_V last row (u, v), W_KQ first d columns [A; bᵀ], query token included), Λ = I: "
               "$L=L_{red}(vA^\\top+bu^\\top)+E[(T_1+T_2)^2]$ with the 4th/6th/10th-moment terms in closed form (docstring of "
               "gla.full_parameter_loss); against the GLA recursion at random parameters: " +
               ", ".join(f"z = {c['z']:.2f}" for c in checks) + f" (N = {ns}). Gradient flow of it (complex-step gradients, LSODA) from "
               "i.i.d. Gaussian inits of relative scale σ (λ = 0.8, γ = 0.9, n = 10, σ_w² = 1, σ_e² = 0.1, σ² = 0.1): " + txt_conv + ". ")
     if probe is not None:
-        common += (f"The other runs stop at critical points with relative excess error {rel} (gradient ≤ "
-                   f"{max(r['grad_norm'] for r in runs if r['final_gap'] > 1e-6):.1e}, Hessian eigenvalues ≥ "
-                   f"{min(r['hess_min_eig'] for r in runs if r['final_gap'] > 1e-6):.1e}; the zero modes are the (u, b) rescaling and "
-                   "rotation symmetries); 600 random probes at relative radii 1e-3, 1e-2, 1e-1 around the first one never decrease the "
-                   f"loss ({local_min}): spurious local minima. In d = 2 they sit at v = A = 0, Γ = buᵀ of rank 1 (the rank-1 channel "
-                   "through u, b carries the prediction; growing v, A would first raise E[(T₁+T₂)²]). ")
+        common += (f"'Spurious' runs stop (gradient reduced by ≥ 10⁶ from the start, horizon 10× the default) at relative excess error "
+                   f"{rel} with Hessian eigenvalues ≥ {min(r['hess_min_eig'] for r in sp_runs):.1e} relative to a largest of "
+                   f"~{max(r['hess_max_eig'] for r in sp_runs):.2g} (zero modes consistent with the (u, b) rescaling and rotation "
+                   "symmetries of Λ = I); 600 random probes at relative radii 1e-3, 1e-2, 1e-1 around the first one never decrease the "
+                   f"loss ({local_min}): spurious local minima. "
+                   + (f"In d = 2 they sit at v = A = 0 (max |v| = {max(abs(r['v_final']) for r in sp_runs if r['d'] == 2):.1e}, max ‖A‖ = "
+                      f"{max(r['A_norm_final'] for r in sp_runs if r['d'] == 2):.1e}), Γ = buᵀ of rank 1 (the rank-1 channel through u, b "
+                      "carries the prediction; growing v, A first raises E[(T₁+T₂)²]). " if any(r["d"] == 2 for r in sp_runs) else "")
+                   + (f"{n_nc} run(s) were still moving at t_max (listed in the evidence). " if n_nc else ""))
     c1 = _c(id="000-random-init-full", lines=(75, 75),
             paraphrase="Random Gaussian initialisation already reproduces the theoretical predictions (the initialisation condition is not needed in practice).",
             conventions=CONVENTIONS, check="numeric value",
             verdict="underspecified" if mc_ok else "refuted",
             missing=["initialisation scale of the experiments", "which parameters are randomised (full W_V, W_KQ or a reduced set)"],
-            summary=common + ("Small random inits converge to the global optimum; O(1)-scale ones often do not, so whether the seed's "
-                              "statement holds depends on the unstated initialisation scale and parametrisation (the reduced (v, A) flow always "
-                              "converges: 000-random-init)."),
+            summary=common + (("The fraction reaching the global optimum falls as the init scale grows" if falls else
+                               "The fraction reaching the global optimum depends on the init scale and seed") +
+                              ", so whether the seed's statement holds depends on the unstated initialisation scale and parametrisation "
+                              "(the reduced (v, A) flow always converges: 000-random-init)."),
             evidence={"mc_checks_full_loss": checks, "runs": runs, "convergence_counts": conv, "probe": probe})
     c2 = _c(id="000-benign-landscape", lines=(89, 89),
             paraphrase="Random Gaussian initialisation converging to the global optimum suggests a benign optimisation landscape (no proof given).",
@@ -782,7 +802,7 @@ def claim_filters(ctx) -> list[Claim]:
     T = 1000
     quick = ctx.quick
     mus, betas = (MUS_QUICK, BETAS_QUICK) if quick else (MUS_FULL, BETAS_FULL)
-    rs, re_ = (300, 1000) if quick else (2000, 10000)
+    rs, re_ = (200, 600) if quick else (2000, 10000)
     main = {g: _filters(ctx, g, D_EXP, SE2_DEF, 0.0, rs, re_, T, "main", mus, betas) for g in (0.8, 0.975)}
     # figure: scans
     fig, axes = new_figure(2, 1, width=4.4)

@@ -44,7 +44,7 @@ def _sizes(ctx):
     if ctx.quick:
         return dict(r1_d=12, r1_trials=4, r1_ntest=500, r1_configs=3,
                     ext_ds=[8, 12, 16], ext_trials=[8, 6, 4], ext_ntest=500,
-                    a0_ds=[8, 12, 16, 20], a0_trials=[10, 8, 6, 4], a0_ntest=500,
+                    a0_ds=[10, 14, 18, 24], a0_trials=[10, 8, 6, 4], a0_ntest=500,
                     fig1_d=16, fig1_trials=2, fig1_ntest=500,
                     fig2_d=12, fig2_trials=2, fig2_ntest=400,
                     lowrank_ds=[8, 12], lowrank_trials=3, off_d=12, off_trials=5,
@@ -52,7 +52,7 @@ def _sizes(ctx):
     return dict(r1_d=24, r1_trials=6, r1_ntest=2000, r1_configs=5,
                 ext_ds=[12, 16, 24, 32, 48], ext_trials=[12, 8, 6, 4, 3], ext_ntest=2000,
                 a0_ds=[16, 24, 32, 48, 64], a0_trials=[12, 8, 6, 3, 2], a0_ntest=2000,
-                fig1_d=64, fig1_trials=3, fig1_ntest=2000,
+                fig1_d=64, fig1_trials=2, fig1_ntest=2000,
                 fig2_d=32, fig2_trials=3, fig2_ntest=2000,
                 lowrank_ds=[8, 16, 32], lowrank_trials=4, off_d=32, off_trials=6,
                 mom_d=32, mom_n=40000)
@@ -473,21 +473,15 @@ def _result1_claims(led, ctx, sz):
     for f, (alpha, kappa, tau) in (("sin", (2.0, 2.0, 2.0)), ("tanh", (2.0, math.inf, 3.0))):
         e = _extrapolate_config(ctx, f, alpha, kappa, tau, sz)
         th_ext = nl.e_icl_nonlinear(f, tau, alpha, kappa, RHO)
-        fits, pfits = {}, {}
-        for pw in (1.0, 0.5):
-            fit = nl.extrapolate(e["ds"], e["means"], e["ses"], pw)
-            fit["z_vs_theory"] = (fit["intercept"] - th_ext) / fit["se"]
-            fits[f"1/d^{pw}"] = fit
-            pf = nl.extrapolate(e["ds"], e["pdiff"], e["pdiff_se"], pw)
-            pf["z_vs_zero"] = pf["intercept"] / pf["se"]
-            pfits[f"1/d^{pw}"] = pf
-        best = min(fits.values(), key=lambda v: v["chi2"])
-        pbest = min(pfits.values(), key=lambda v: v["chi2"])
-        ok = abs(best["z_vs_theory"]) < 3.29 and abs(pbest["z_vs_zero"]) < 3.29
+        m_sim = nl.extrapolate_models(e["ds"], e["means"], e["ses"], target=th_ext)
+        m_pair = nl.extrapolate_models(e["ds"], e["pdiff"], e["pdiff_se"], target=0.0)
+        cs, cp = m_sim["chosen"], m_pair["chosen"]
+        ok = (cs is not None and cp is not None and abs(m_sim["fits"][cs]["z_vs_target"]) < 3.29
+              and abs(m_pair["fits"][cp]["z_vs_target"]) < 3.29)
         ext_ok &= ok
         ext[f"{f}/alpha={alpha:g},kappa={kappa:g},tau={tau:g}"] = {
-            **e, "theory": th_ext, "fits_sim": fits, "fits_paired_diff": pfits,
-            "best_sim_fit": f"1/d^{best['power']}", "best_paired_fit": f"1/d^{pbest['power']}", "agrees": ok}
+            **e, "theory": th_ext, "fits_sim": m_sim["fits"], "fits_paired_diff": m_pair["fits"],
+            "chosen_sim_fit": cs, "chosen_paired_fit": cp, "agrees": ok}
     # covariance-scaled vs rescaled evaluation of Result 1
     cons = {}
     for (alpha, kappa, tau) in configs:
@@ -498,10 +492,11 @@ def _result1_claims(led, ctx, sz):
     n_pdis = sum(1 for r in rows if r["paired_p"] < ALPHA_MC)
     verdict = "confirmed" if (ext_ok and max(cons.values()) < 1e-8) else "refuted"
     ext_txt = "; ".join(
-        f"{k}: sim intercept {v['fits_sim']['1/d^1.0']['intercept']:.4f}±{v['fits_sim']['1/d^1.0']['se']:.4f} (1/d; "
-        f"1/√d: {v['fits_sim']['1/d^0.5']['intercept']:.4f}±{v['fits_sim']['1/d^0.5']['se']:.4f}, best {v['best_sim_fit']}) "
-        f"vs theory {v['theory']:.4f}; paired difference -> {v['fits_paired_diff']['1/d^1.0']['intercept']:+.4f}"
-        f"±{v['fits_paired_diff']['1/d^1.0']['se']:.4f}" for k, v in ext.items())
+        f"{k}: sim intercept {v['fits_sim']['1/d']['intercept']:.4f}±{v['fits_sim']['1/d']['se']:.4f} (1/d; "
+        f"1/√d: {v['fits_sim']['1/sqrt(d)']['intercept']:.4f}±{v['fits_sim']['1/sqrt(d)']['se']:.4f}; chosen "
+        f"{v['chosen_sim_fit']}) vs theory {v['theory']:.4f}; paired difference -> "
+        f"{v['fits_paired_diff']['1/d']['intercept']:+.4f}±{v['fits_paired_diff']['1/d']['se']:.4f} (1/d)"
+        for k, v in ext.items())
     fig, ax = new_figure(2, 1, width=4.6)
     for k, f in enumerate(("sin", "tanh")):
         rr = [r for r in rows if r["f"] == f]
@@ -523,7 +518,7 @@ def _result1_claims(led, ctx, sz):
         ax[0, k].errorbar(inv, e["means"], yerr=1.96 * np.asarray(e["ses"]), fmt="o", label="teacher (sim)")
         ax[0, k].errorbar(inv, np.asarray(e["means"]) - np.asarray(e["pdiff"]), fmt="s", mfc="none",
                           label="surrogate linear (sim)")
-        f1 = e["fits_sim"]["1/d^1.0"]
+        f1 = e["fits_sim"]["1/d"]
         ax[0, k].plot(xx, f1["intercept"] + f1["slope"] * xx, "--", lw=1, label="fit a + b/d")
         ax[0, k].axhline(e["theory"], color="k", lw=1, label="Result 1")
         ax[0, k].set_xlabel("1/d")
@@ -647,25 +642,21 @@ def _a1_zero_claims(led, ctx, sz):
                 ses.append(float(r.se[i_tau]))
                 n, p = int(r.n[i_tau]), d * (d + 1)
                 fs_mod.append(rnl / (1 - n / p) if n < p else rnl * n / (n - p))
-            fits = {}
-            for pw in (1.0, 0.5):
-                fit = nl.extrapolate(ds, means, ses, pw)
-                fit["z_vs_theory"] = (fit["intercept"] - th) / fit["se"]
-                fits[f"1/d^{pw}"] = fit
-            best = min(fits.values(), key=lambda v: v["chi2"])
-            ok = abs(best["z_vs_theory"]) < 3.29 and (math.isnan(best["p_fit"]) or best["p_fit"] > ALPHA_MC)
+            mods = nl.extrapolate_models(ds, means, ses, target=th)
+            fits, chosen = mods["fits"], mods["chosen"]
+            ok = chosen is not None and abs(fits[chosen]["z_vs_target"]) < 3.29
             verdicts.append(ok)
             largest = {"d": ds[-1], "sim": means[-1], "se": ses[-1], "theory": th,
                        "rel_dev": (means[-1] - th) / th, "z": (means[-1] - th) / ses[-1],
                        "finite_p_model": fs_mod[-1]}
             sim_rows[f"{f}/tau={tau}"] = {"rho_nl": rnl, "theory": th, "ds": ds, "means": means, "ses": ses,
                                           "finite_size_model_rho_nl_p_over_(p-n)": fs_mod, "fits": fits,
-                                          "best_fit": f"1/d^{best['power']}", "largest_d": largest}
+                                          "chosen_fit": chosen, "largest_d": largest}
             ax = axes[0, k]
             inv = 1 / np.asarray(ds, dtype=float)
             ax.errorbar(inv, means, yerr=1.96 * np.asarray(ses), fmt="o", label=f"sim τ={tau}")
             xx = np.linspace(0, inv.max() * 1.05, 40)
-            f1 = fits["1/d^1.0"]
+            f1 = fits["1/d"]
             ax.plot(xx, f1["intercept"] + f1["slope"] * xx, "--", lw=1)
             ax.plot(inv, fs_mod, "x", color="gray")
             ax.axhline(th, color="k", lw=0.8)
@@ -692,10 +683,10 @@ def _a1_zero_claims(led, ctx, sz):
     ok_ak = abs(icpt / icpt_se) < 3.29
     d, diff, se, z = d2, v2["diff"], v2["se"], v2["z"]
     verdict = "confirmed" if all(verdicts) and ok_ak else "refuted"
-    summ = "; ".join(f"{k}: intercept {v['fits']['1/d^1.0']['intercept']:.3f}±{v['fits']['1/d^1.0']['se']:.3f} (1/d), "
-                     f"{v['fits']['1/d^0.5']['intercept']:.3f}±{v['fits']['1/d^0.5']['se']:.3f} (1/√d), theory {v['theory']:.3f}, "
-                     f"best {v['best_fit']}; at d = {v['largest_d']['d']} sim {v['largest_d']['sim']:.3f} "
-                     f"({v['largest_d']['rel_dev']:+.1%})" for k, v in sim_rows.items())
+    def _fs(v):
+        return "; ".join(f"{m}: {f['intercept']:.3f}±{f['se']:.3f} (p_fit {f['p_fit']:.2g})" for m, f in v["fits"].items())
+    summ = "; ".join(f"{k} [theory {v['theory']:.3f}; {_fs(v)}; chosen {v['chosen_fit']}; at d = {v['largest_d']['d']} "
+                     f"sim {v['largest_d']['sim']:.3f} ({v['largest_d']['rel_dev']:+.1%})]" for k, v in sim_rows.items())
     _claim(led, id="004-a1zero-boxed", lines=(160, 162), check="exact vs Monte Carlo", verdict=verdict,
            title="a_1 = 0 branch: e = rho_nl/(1-tau) (tau<1), rho_nl tau/(tau-1) (tau>1), no alpha or kappa dependence",
            paraphrase="When a_1 = 0 the ridgeless error is rho_nl/(1-tau) below and rho_nl tau/(tau-1) above the "
