@@ -77,11 +77,13 @@ def comparisons(obj, path=""):
 def compare_seeds(res_a: dict, res_b: dict, k_se: float = 5.0) -> dict:
     """Walk two results.json dicts (different seeds). For every estimate with an SE present in both:
     |value_a - value_b| <= k_se * sqrt(se_a^2 + se_b^2) (if both SE are 0 the values must agree to
-    1e-9: a deterministic number); for every exact-vs-MC comparison the exact value must not change.
+    1e-9: a deterministic number) — violations go to ``beyond`` for exact-vs-MC comparisons, to
+    ``beyond_other`` for other estimates (whose target may itself depend on the seed); for every
+    exact-vs-MC comparison the exact value must not change.
     Verdict flips are split into seed-dependent claims (evidence differs) and claims whose
     evidence is identical under both seeds."""
-    out = {"n_estimates": 0, "n_comparisons": 0, "beyond": [], "exact_changed": [], "flips_mc": [],
-           "flips_det": [], "claims": 0}
+    out = {"n_estimates": 0, "n_comparisons": 0, "beyond": [], "beyond_other": [], "exact_changed": [],
+           "flips_mc": [], "flips_det": [], "claims": 0}
     for key, led_a in res_a["papers"].items():
         led_b = res_b["papers"].get(key)
         if led_b is None:
@@ -103,9 +105,13 @@ def compare_seeds(res_a: dict, res_b: dict, k_se: float = 5.0) -> dict:
                 se = math.hypot(float(a["se"]), float(b["se"]))
                 diff = abs(va - vb)
                 ok = diff <= k_se * se if se > 0 else diff <= 1e-9 * max(1.0, abs(va))
+                is_cmp = ka == "mean" and "exact" in a and "exact" in b
                 if not ok:
-                    out["beyond"].append((ca["id"], p, va, vb, se))
-                if ka == "mean" and "exact" in a and "exact" in b:
+                    # exact-vs-MC comparisons (same target under both seeds) are asserted; other estimates
+                    # may legitimately estimate a seed-dependent target (e.g. a randomly drawn
+                    # perturbation) and are only reported
+                    out["beyond" if is_cmp else "beyond_other"].append((ca["id"], p, va, vb, se))
+                if is_cmp:
                     out["n_comparisons"] += 1
                     xa, xb = a["exact"], b["exact"]
                     if isinstance(xa, (int, float)) and isinstance(xb, (int, float)) \
@@ -140,6 +146,9 @@ def _check_pair_and_seed(tmp_path, paper, monkeypatch=None, seeds=(11, 12)):
     assert not cmp["flips_det"], f"claims with seed-independent evidence changed verdict: {cmp['flips_det']}"
     if cmp["flips_mc"]:
         warnings.warn(f"verdict flips between seeds {seeds}: {cmp['flips_mc']}", UserWarning)
+    if cmp["beyond_other"]:
+        warnings.warn(f"estimates without an exact target moved by > 5 combined SE between seeds {seeds} "
+                      f"(seed-dependent target or understated SE): {cmp['beyond_other']}", UserWarning)
     return cmp
 
 
@@ -170,14 +179,17 @@ def test_all_papers_real_run(tmp_path):
 
 
 def test_comparison_walker():
-    ev = {"a": {"exact": 1.0, "mean": 1.1, "se": 0.1, "n": 10}, "b": [{"x": {"exact": 2.0, "mean": 2.0, "se": 0.0}}]}
+    ev = {"a": {"exact": 1.0, "mean": 1.1, "se": 0.1, "n": 10}, "b": [{"x": {"exact": 2.0, "mean": 2.0, "se": 0.0}}],
+          "c": {"value": 1.0, "se": 0.1}}
     got = dict(comparisons(ev))
     assert set(got) == {"/a", "/b[0]/x"}
     ra = {"papers": {"p": {"claims": [{"id": "c", "verdict": "confirmed", "evidence": ev}]}}}
-    ev2 = {"a": {"exact": 1.0, "mean": 2.0, "se": 0.1}, "b": [{"x": {"exact": 2.0, "mean": 2.0, "se": 0.0}}]}
+    ev2 = {"a": {"exact": 1.0, "mean": 2.0, "se": 0.1}, "b": [{"x": {"exact": 2.0, "mean": 2.0, "se": 0.0}}],
+           "c": {"value": 5.0, "se": 0.1}}
     rb = {"papers": {"p": {"claims": [{"id": "c", "verdict": "refuted", "evidence": ev2}]}}}
     out = compare_seeds(ra, rb)
-    assert out["n_comparisons"] == 2 and out["n_estimates"] == 2 and len(out["beyond"]) == 1
+    assert out["n_comparisons"] == 2 and out["n_estimates"] == 3 and len(out["beyond"]) == 1
+    assert [b[1] for b in out["beyond_other"]] == ["/c"]
     assert out["flips_mc"] == [("c", "confirmed", "refuted")]
     rc = {"papers": {"p": {"claims": [{"id": "c", "verdict": "refuted", "evidence": ev}]}}}
     assert compare_seeds(ra, rc)["flips_det"] == [("c", "confirmed", "refuted")]
