@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import os
 import runpy
 from pathlib import Path
 

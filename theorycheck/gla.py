@@ -65,7 +65,7 @@ __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train
            "train_error_general", "optimal_lambda", "LambdaOpt", "effective_covariance",
            "optimal_parameters", "OptimalGLA", "population_loss", "test_error",
            "irreducible_floor", "simulate_gla", "gradient_flow", "FlowResult",
-           "lambda_star_large_d_correction"]
+           "lambda_star_large_d_correction", "full_parameter_loss", "full_gradient_flow"]
 
 CLOSED_FORM_GAP = 0.02   # minimum pairwise gap of the bases (λ², λγ, γ², 1) for the closed forms
 

@@ -782,10 +782,16 @@ def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
 
 
 def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:
-    r"""Fit :math:`a+b/d`, :math:`a+b/\sqrt d` and :math:`a+b_1/d+b_2/d^2`; choose the better-fitting
-    (larger goodness-of-fit p) of the two-parameter laws if it has ``p_fit > p_min``, else the
-    three-parameter law (if it fits). ``target``: adds ``z_vs_target`` to every fit.
-    Returns ``{"fits": {...}, "chosen": name or None}``.
+    r"""Finite-size extrapolation with a stated model choice and a fit-form systematic.
+
+    Primary law :math:`a+b/d` (a priori: the corrections of this model come from the
+    :math:`d(d+1)-d^2=d` extra parameters and from rank-d per-task structure in a :math:`d^2`-dimensional
+    feature space, both :math:`O(1/d)`); if it does not fit (``p_fit <= p_min``) the law
+    :math:`a+b_1/d+b_2/d^2` is used. The fit-form systematic is the difference between the
+    :math:`a+b/d` and :math:`a+b_1/d+b_2/d^2` intercepts (when both exist), added in quadrature:
+    ``z_total`` :math:`=(a-\text{target})/\sqrt{\mathrm{se}^2+\mathrm{sys}^2}`. The law
+    :math:`a+b/\sqrt d` is fitted and reported for comparison only.
+    Returns ``{"fits", "chosen", "intercept", "se", "systematic", "z_total"}``.
     """
     fits = {"1/d": extrapolate(ds, means, ses, 1.0), "1/sqrt(d)": extrapolate(ds, means, ses, 0.5)}
     if len(ds) >= 4:
@@ -793,10 +799,16 @@ def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:
     if target is not None:
         for f in fits.values():
             f["z_vs_target"] = (f["intercept"] - target) / f["se"]
-    two = max(("1/d", "1/sqrt(d)"), key=lambda k: fits[k]["p_fit"] if fits[k]["dof"] > 0 else -1)
-    chosen = None
-    if fits[two]["dof"] == 0 or fits[two]["p_fit"] > p_min:
-        chosen = two
-    elif "1/d+1/d^2" in fits and (fits["1/d+1/d^2"]["dof"] == 0 or fits["1/d+1/d^2"]["p_fit"] > p_min):
-        chosen = "1/d+1/d^2"
-    return {"fits": fits, "chosen": chosen}
+
+    def ok(k):
+        return k in fits and (fits[k]["dof"] == 0 or fits[k]["p_fit"] > p_min)
+
+    chosen = "1/d" if ok("1/d") else ("1/d+1/d^2" if ok("1/d+1/d^2") else None)
+    out = {"fits": fits, "chosen": chosen}
+    if chosen is None:
+        return out
+    sys_ = abs(fits["1/d"]["intercept"] - fits["1/d+1/d^2"]["intercept"]) if "1/d+1/d^2" in fits else 0.0
+    out.update(intercept=fits[chosen]["intercept"], se=fits[chosen]["se"], systematic=sys_)
+    if target is not None:
+        out["z_total"] = (fits[chosen]["intercept"] - target) / math.hypot(fits[chosen]["se"], sys_)
+    return out

@@ -492,12 +492,12 @@ def _result1_claims(led, ctx, sz):
         m_sim = nl.extrapolate_models(e["ds"], e["means"], e["ses"], target=th_ext)
         m_pair = nl.extrapolate_models(e["ds"], e["pdiff"], e["pdiff_se"], target=0.0)
         cs, cp = m_sim["chosen"], m_pair["chosen"]
-        ok = (cs is not None and cp is not None and abs(m_sim["fits"][cs]["z_vs_target"]) < 3.29
-              and abs(m_pair["fits"][cp]["z_vs_target"]) < 3.29)
+        ok = (cs is not None and cp is not None and abs(m_sim["z_total"]) < 3.29 and abs(m_pair["z_total"]) < 3.29)
         ext_ok &= ok
         ext[f"{f}/alpha={alpha:g},kappa={kappa:g},tau={tau:g}"] = {
             **e, "theory": th_ext, "fits_sim": m_sim["fits"], "fits_paired_diff": m_pair["fits"],
-            "chosen_sim_fit": cs, "chosen_paired_fit": cp, "agrees": ok}
+            "chosen_sim_fit": cs, "chosen_paired_fit": cp, "sim_systematic": m_sim.get("systematic"),
+            "sim_z_total": m_sim.get("z_total"), "paired_z_total": m_pair.get("z_total"), "agrees": ok}
     # covariance-scaled vs rescaled evaluation of Result 1
     cons = {}
     for (alpha, kappa, tau) in configs:
@@ -507,11 +507,17 @@ def _result1_claims(led, ctx, sz):
     n_dis = sum(1 for r in rows if r["p_vs_theory"] < ALPHA_MC)
     n_pdis = sum(1 for r in rows if r["paired_p"] < ALPHA_MC)
     verdict = "confirmed" if (ext_ok and max(cons.values()) < 1e-8) else "refuted"
+    def _z(x):
+        return "n/a" if x is None else f"{x:.2f}"
     ext_txt = "; ".join(
-        f"{k}: sim intercept {v['fits_sim']['1/d']['intercept']:.4f}±{v['fits_sim']['1/d']['se']:.4f} (1/d; "
-        f"1/√d: {v['fits_sim']['1/sqrt(d)']['intercept']:.4f}±{v['fits_sim']['1/sqrt(d)']['se']:.4f}; chosen "
-        f"{v['chosen_sim_fit']}) vs theory {v['theory']:.4f}; paired difference -> "
-        f"{v['fits_paired_diff']['1/d']['intercept']:+.4f}±{v['fits_paired_diff']['1/d']['se']:.4f} (1/d)"
+        f"{k}: intercept {v['fits_sim']['1/d']['intercept']:.4f}±{v['fits_sim']['1/d']['se']:.4f} (a+b/d, p_fit "
+        f"{v['fits_sim']['1/d']['p_fit']:.2g}), "
+        + (f"{v['fits_sim']['1/d+1/d^2']['intercept']:.4f}±{v['fits_sim']['1/d+1/d^2']['se']:.4f} (a+b1/d+b2/d^2), "
+           if '1/d+1/d^2' in v['fits_sim'] else "")
+        + f"{v['fits_sim']['1/sqrt(d)']['intercept']:.4f}±{v['fits_sim']['1/sqrt(d)']['se']:.4f} (a+b/sqrt d, comparison "
+        f"only) vs theory {v['theory']:.4f}: z_total = {_z(v['sim_z_total'])} (chosen {v['chosen_sim_fit']}, fit-form "
+        f"systematic included); paired difference -> {v['fits_paired_diff']['1/d']['intercept']:+.4f}"
+        f"±{v['fits_paired_diff']['1/d']['se']:.4f} (z_total = {_z(v['paired_z_total'])})"
         for k, v in ext.items())
     fig, ax = new_figure(2, 1, width=4.6)
     for k, f in enumerate(("sin", "tanh")):
@@ -660,14 +666,15 @@ def _a1_zero_claims(led, ctx, sz):
                 fs_mod.append(rnl / (1 - n / p) if n < p else rnl * n / (n - p))
             mods = nl.extrapolate_models(ds, means, ses, target=th)
             fits, chosen = mods["fits"], mods["chosen"]
-            ok = chosen is not None and abs(fits[chosen]["z_vs_target"]) < 3.29
+            ok = chosen is not None and abs(mods["z_total"]) < 3.29
             verdicts.append(ok)
             largest = {"d": ds[-1], "sim": means[-1], "se": ses[-1], "theory": th,
                        "rel_dev": (means[-1] - th) / th, "z": (means[-1] - th) / ses[-1],
                        "finite_p_model": fs_mod[-1]}
             sim_rows[f"{f}/tau={tau}"] = {"rho_nl": rnl, "theory": th, "ds": ds, "means": means, "ses": ses,
                                           "finite_size_model_rho_nl_p_over_(p-n)": fs_mod, "fits": fits,
-                                          "chosen_fit": chosen, "largest_d": largest}
+                                          "chosen_fit": chosen, "systematic": mods.get("systematic"),
+                                          "z_total": mods.get("z_total"), "largest_d": largest}
             ax = axes[0, k]
             inv = 1 / np.asarray(ds, dtype=float)
             ax.errorbar(inv, means, yerr=1.96 * np.asarray(ses), fmt="o", label=f"sim τ={tau}")
@@ -701,7 +708,8 @@ def _a1_zero_claims(led, ctx, sz):
     verdict = "confirmed" if all(verdicts) and ok_ak else "refuted"
     def _fs(v):
         return "; ".join(f"{m}: {f['intercept']:.3f}±{f['se']:.3f} (p_fit {f['p_fit']:.2g})" for m, f in v["fits"].items())
-    summ = "; ".join(f"{k} [theory {v['theory']:.3f}; {_fs(v)}; chosen {v['chosen_fit']}; at d = {v['largest_d']['d']} "
+    summ = "; ".join(f"{k} [theory {v['theory']:.3f}; {_fs(v)}; chosen {v['chosen_fit']}, z_total = "
+                     f"{'n/a' if v['z_total'] is None else format(v['z_total'], '.2f')}; at d = {v['largest_d']['d']} "
                      f"sim {v['largest_d']['sim']:.3f} ({v['largest_d']['rel_dev']:+.1%})]" for k, v in sim_rows.items())
     _claim(led, id="004-a1zero-boxed", lines=(160, 162), check="exact vs Monte Carlo", verdict=verdict,
            title="a_1 = 0 branch: e = rho_nl/(1-tau) (tau<1), rho_nl tau/(tau-1) (tau>1), no alpha or kappa dependence",
