@@ -22,9 +22,8 @@ loops, random-number generation, memory traffic). Timings are best of ``repeat``
   autocovariance (``2 T^2`` flops per sample); the estimate times ``Z @ L^T`` for the same number
   of samples (system sampling not included).
 * ``blas_dgemm_gflops``: the machine's dense double-precision GEMM rate (n = 1024 or 2048).
-* ``wqk_T30_*``: W_QK* (T = 30, d = 5) — time to relative SE 1e-3 of the exact Isserlis route
-  (setting a; Rao-Blackwellised for setting b) vs plain trajectory Monte Carlo (issue target:
-  >= 100x).
+* (The W_QK* exact-vs-trajectory-Monte-Carlo time-to-precision benchmark lives in
+  ``bench_lds.py``.)
 
 Run: ``python benchmarks/bench_simulators.py [--full]``.
 """
@@ -126,36 +125,10 @@ def _lds_rows(quick):
     ]
 
 
-def _wqk_rows(quick):
-    """W_QK* at T = 30: time to relative SE 1e-3, exact Isserlis route vs trajectory Monte Carlo.
-
-    Monte Carlo time to precision is extrapolated from a pilot run: t(1e-3) = t_pilot (r/1e-3)^2 with
-    r the pilot's relative SE (the SE of a mean falls like 1/sqrt(n)). Setting (a) uses the exact
-    route (relative SE 0); setting (b) (Haar-rotated A, no exact route) the Rao-Blackwellised
-    Isserlis route, extrapolated the same way when its 20 000-system cap stops it above 1e-3."""
-    from theorycheck import lds as Lm
-    T, n_pilot = 30, (20_000 if quick else 200_000)
-    rows = []
-    for setting in ("a", "b"):
-        prior = Lm.make_prior(setting, d=5, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
-        t_ex, w = _best(lambda: Lm.wqk_star(T, prior, rtol=1e-3), repeat=2 if setting == "a" else 1)
-        rel_ex = w.se / abs(w.value)
-        t_ex_1e3 = t_ex * max(1.0, (rel_ex / 1e-3) ** 2)
-        t_mc, sim = _best(lambda: Lm.simulate_wqk_star(T, prior, n_pilot, seed=1), repeat=1)
-        rel_mc = sim.se / abs(sim.value)
-        t_mc_1e3 = t_mc * (rel_mc / 1e-3) ** 2
-        rows.append({"name": f"wqk_T30_setting_{setting}_speedup_exact_vs_mc", "value": t_mc_1e3 / t_ex_1e3,
-                     "unit": "ratio",
-                     "note": f"time to rel. SE 1e-3: {w.method} route {t_ex_1e3:.3g} s (rel SE {rel_ex:.2g}) vs "
-                             f"trajectory MC {t_mc_1e3:.3g} s (extrapolated from {n_pilot} trajectories in "
-                             f"{t_mc:.3g} s, rel SE {rel_mc:.2g}); d=5, a_max=0.95, W*={w.value:.5g}"})
-    return rows
-
-
 def run(quick: bool = True) -> list[dict]:
     rows = [{"name": "blas_dgemm_gflops", "value": _gemm_rate(1024 if quick else 2048), "unit": "GFLOP/s",
              "note": f"numpy float64 A @ B, n = {1024 if quick else 2048}, best of 3"}]
-    for part in (_icl_rows, _gla_rows, _lds_rows, _wqk_rows):
+    for part in (_icl_rows, _gla_rows, _lds_rows):
         try:
             rows += part(quick)
         except Exception as e:  # noqa: BLE001 - report, do not hide

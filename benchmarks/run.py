@@ -152,7 +152,8 @@ def run_main_job(mode: str, pdf: bool = False) -> dict:
             stamp = json.loads(sp.read_text())
         derive = [ln for ln in proc.stderr.splitlines() if ln.startswith("derive")]
     per_paper = {k: v.get("wall_time_s") for k, v in stamp.get("papers", {}).items()}
-    return {"mode": mode, "command": " ".join(cmd[1:3] + cmd[3:4] + cmd[5:]), "returncode": proc.returncode,
+    shown = f"python -m theorycheck run --{mode}" + ("" if pdf else " --no-pdf") + " --out <tmp>"
+    return {"mode": mode, "command": shown, "returncode": proc.returncode,
             "wall_s": round(wall, 1), "check_s_per_paper": per_paper,
             "derive_lines": derive, "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
 
@@ -188,8 +189,10 @@ def targets(results, main) -> list[tuple[str, str, str, str]]:
                     "no bench row named *wqk*speed* with unit ratio", "?"))
     for r in wqk:
         ok = r["value"] >= TARGET_WQK_SPEEDUP
+        exact = not any(k in r["name"].lower() for k in ("rao", "blackwell", "setting_b"))
+        status = ("met" if ok else "MISSED") if exact else "info (sampled route, not exact)"
         out.append((f"W_QK* (T = 30) >= 100x faster than MC at rel. SE 1e-3 (`{r['name']}`)", f"{_fmt(r['value'])}x",
-                    r.get("note", ""), "met" if ok else "MISSED"))
+                    r.get("note", ""), status))
     for m in main:
         tgt = TARGET_QUICK_S if m["mode"] == "quick" else TARGET_FULL_S
         ok = m["returncode"] == 0 and m["wall_s"] <= tgt
@@ -274,7 +277,7 @@ def main(argv=None) -> int:
             print(f"  run --{mode}: {m['wall_s']} s (exit {m['returncode']}); per paper {m['check_s_per_paper']}")
     print("\nTargets:")
     for t in targets(results, main_runs):
-        print(f"  [{t[3]:>6s}] {t[0]}: {t[1]}")
+        print(f"  [{t[3]}] {t[0]}: {t[1]}")
     write_results(results, main_runs, mach, args.full, args.out)
     (args.out.parent / "results.json").write_text(
         json.dumps({"machine": mach, "full": args.full, "benches": results, "main": main_runs}, indent=1,

@@ -418,18 +418,12 @@ def test_adaptive_filters_stable_range(beta, mu):
 
 
 # ============================================================================ known defects
-# Edge points where a module currently breaks the contract (observed 2026-11-29; owners notified
-# through the self-test report). Non-strict xfail: they pass once fixed.
+# Edge points where a module currently breaks the contract (observed 2026-11-29; listed in the
+# issue-6 report to the lead). Non-strict xfail: they pass once fixed (then delete the entry).
 KNOWN_DEFECTS = {
-    "test_gla_edge_points[lam=1e-300]": "ZeroDivisionError: lam^k underflows, A2 = 0 (train_error, effective_covariance)",
-    "test_gla_edge_points[all variances 0]": "ZeroDivisionError: D2 = 0 when sigma_w2 = sigma_e2 = noise = 0",
-    "test_gla_edge_points[variances 1e300]": "OverflowError in the closed-form sums",
     "test_nonlinear_edge_points[tau=1,lam=1e-300]": "ZeroDivisionError in the ridge formula at tau = 1",
-    "test_nonlinear_edge_points[rho=1e300]": "returns NaN (inf - inf) instead of a ValueError or inf",
     "test_nonlinear_edge_points[risk tau=1,lam=1e-300]": "ZeroDivisionError in risk_a1_zero",
-    "test_lds_degenerate_prior": "ZeroDivisionError: 0/0 ratio instead of a ValueError",
     "test_nonlinear_edge_points[risk lam=1e300]": "OverflowError in risk_a1_zero",
-    "test_adaptive_filters_divergent_lms_never_nan[1000000.0]": "lms_errors returns NaN (inf - inf) once LMS diverges",
     "test_bad_parameter_raises_value_error_naming_it[nonlinear.simulate_icl-tau]":
         "tau='a' gives numpy's \"could not convert string to float\" without naming tau",
 }

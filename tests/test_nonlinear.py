@@ -319,3 +319,14 @@ def test_paper_scale_fig1_point_normalisation():
     s = nl.simulate_icl_sweep("sin", 64, 2, 2, [2.0], RHO, trials=2, seed=1, n_test=1000)
     l_ = nl.simulate_icl_sweep("linear", 64, 2, 2, [2.0], leg, trials=2, seed=1, n_test=1000)
     assert abs(s.mean[0] / a1sq / l_.mean[0] - 1) < 0.1
+
+
+def test_extrapolate_models_choice_and_systematic():
+    ds = [12, 16, 24, 32, 48]
+    exact = [0.7 + 2.0 / d for d in ds]
+    r = nl.extrapolate_models(ds, exact, [0.01] * 5, target=0.7)
+    assert r["chosen"] == "1/d" and abs(r["intercept"] - 0.7) < 1e-10 and abs(r["z_total"]) < 1e-6
+    curved = [0.7 + 2.0 / d + 40.0 / d ** 2 for d in ds]
+    r = nl.extrapolate_models(ds, curved, [0.001] * 5, target=0.7)
+    assert r["chosen"] == "1/d+1/d^2" and abs(r["intercept"] - 0.7) < 1e-8
+    assert r["systematic"] > 0.01        # the a + b/d intercept is off: recorded as the fit-form systematic

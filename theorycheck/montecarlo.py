@@ -206,7 +206,7 @@ def ratio(num: MeanEstimate | np.ndarray, den: np.ndarray | None = None, **meta)
     n = a.size
     ma, mb = a.mean(), b.mean()
     if mb == 0:
-        raise ZeroDivisionError("denominator mean is zero")
+        raise ValueError("den must have a non-zero mean (the ratio of means is undefined)")
     r = ma / mb
     va, vb = a.var(ddof=1), b.var(ddof=1)
     cab = np.cov(a, b, ddof=1)[0, 1]

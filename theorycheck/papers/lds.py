@@ -55,7 +55,7 @@ def _config(ctx):
                 "clip_settings": ("a", "b"),
                 "test_n": 20_000, "kf_systems": 2000, "pcg_n": 4000, "parity_systems": 64,
                 "mask_steps": 800}
-    return {"T": 30, "mc_samples": 1_000_000, "rb_systems": 40_000, "ratio_systems": 40_000,
+    return {"T": 30, "mc_samples": 500_000, "rb_systems": 40_000, "ratio_systems": 40_000,
             "train_T": 30, "train_steps": 8000, "train_batch": 3000, "n_seeds": 3,
             "windows": {"a": (1, 2, 3, 4), "b": (1, 2, 3, 4), "c": (1, 2, 3), "d": (1, 2, 3)},
             "other_steps": 2500, "other_batch": 1500, "other_ge2_steps": 1500, "other_ge2_batch": 1000,
@@ -473,7 +473,12 @@ def claim_trained_ar1(ctx, cfg, runs):
             v = r["W_V"][1]
             branches.append("theorem (v ~ e2, W_QK ~ e1e1^T)" if abs(v[1]) > abs(v[0]) else
                             "swapped (v ~ e1, W_QK ~ e2e1^T)")
-        m, se, ci = _rel_ci(rels)
+        m, se_seeds, _ = _rel_ci(rels)
+        # CI across seeds (t, df = n-1) widened by the standard error of w* itself (Rao-Blackwell routes)
+        se = math.hypot(se_seeds, w.se / abs(w.value)) if np.isfinite(se_seeds) else float("nan")
+        nseed = len(rels)
+        tq = float(stats.t.ppf(0.975, nseed - 1)) if nseed > 1 else float("nan")
+        ci = [m - tq * se, m + tq * se]
         clip_rel = None
         if (st, 1, 0, "clip1") in runs:
             rc = runs[(st, 1, 0, "clip1")]
@@ -513,6 +518,8 @@ def claim_trained_ar1(ctx, cfg, runs):
         conventions=CONVENTIONS[2:4] + [
             "Compared up to the loss-invariant symmetries: only the effective coefficients C_kl = "
             "sym(v ⊗ W_QK[:,0]) enter (v = last row of W_V); theorem structure = (C_11, C_12, C_22) = (0, w*, 0).",
+            "CI: Student t over seeds (df = seeds - 1) with the SE of w* (Rao-Blackwell in settings b, d) added in "
+            "quadrature.",
             f"Acceptance (fixed before the runs): 95 % t-CI of the relative error within ±{100 * tol:.0f} % and "
             f"off-structure coefficients below {100 * tol:.0f} % of C_12 (the paper reports agreement only "
             "visually).",
@@ -552,6 +559,8 @@ def claim_checkerboard(ctx, cfg, runs, figs):
                 per.append({f"thr{t}": _support_jaccard(r["W_QK"], r["W_V"], s, t)[0] for t in thrs})
             rows[f"{st}-s{s}"] = {"jaccard_per_seed": per,
                                   "mean_jaccard_thr0.1": float(np.mean([p["thr0.1"] for p in per])),
+                                  "min_over_thresholds_mean": float(min(np.mean([p[f"thr{t}"] for p in per])
+                                                                        for t in thrs)),
                                   "steps": runs[(st, s, 0, "free")]["steps"],
                                   "batch": runs[(st, s, 0, "free")]["batch"]}
     # loss comparison: structured (masked) training vs free training, same test set
@@ -593,12 +602,16 @@ def claim_checkerboard(ctx, cfg, runs, figs):
     verdict = "confirmed" if all_zero else "underspecified"
     summ = ("Mean Jaccard distance (threshold 10 % of the largest |entry| of v resp. W_QK[:, :s]; best of the "
             "two parity branches k0) between learned and predicted supports: " +
-            ", ".join(f"{k}: {v:.2f}" for k, v in mean_j.items()) + ". ")
-    summ += ("Structured (checkerboard-restricted) training reaches halved test loss " +
-             ", ".join(f"s={s}: {masked[s]['halved_loss_structured']:.4f} vs free "
-                       f"{np.mean([f['halved_loss_free'] for f in masked[s]['free_runs']]):.4f}" for s in masked) +
-             (" — the structured class is never significantly worse (|z| < 3 or better)." if struct_not_worse else
-              " — in some runs the free solution is significantly better than the structured class."))
+            ", ".join(f"{k}: {v:.2f}" for k, v in mean_j.items()) + " (best threshold of 5/10/20 %: " +
+            ", ".join(f"{k}: {v['min_over_thresholds_mean']:.2f}" for k, v in rows.items()) + "). ")
+    summ += ("Structured (checkerboard-restricted, 1 seed) vs free training, halved test loss on a common test "
+             "set (paired z of free minus structured): " +
+             ", ".join(f"s={s}: {masked[s]['halved_loss_structured']:.4f} vs "
+                       + "/".join(f"{f['halved_loss_free']:.4f} (z = {f['z']:+.1f})" for f in masked[s]['free_runs'])
+                       for s in masked) +
+             (" — the structured class is never significantly worse." if struct_not_worse else
+              " — neither class is uniformly better (z < -3 means the free run is better); the bilinear loss has "
+              "several local optima, within and outside the structured class."))
     if not all_zero:
         summ += (" Our trained weights do not all land on the checkerboard; the learning rate, weight decay, "
                  "initialisation and batch sizes for s >= 2 are not given in the source, so the reproduction "
