@@ -334,7 +334,23 @@ def _lam_table(ctx):
     return gammas, by_gamma, by_n, by_ratio
 
 
-def claim_lambda_star(ctx, table) -> list[Claim]:
+def _noise_free_scan(ctx):
+    """λ* on a pre-declared grid of the seed's own model (no label noise), drift present, n ≥ 2."""
+    rows = []
+    for g in (0.5, 0.9, 0.99, 1.0):
+        for n in (2, 10, 100):
+            for d in (1, 10):
+                for sw2, se2 in ((1.0, 1 - g * g), (1.0, 0.0), (1.0, 1e-4), (1.0, 0.01), (0.0, 0.01), (100.0, 0.01)):
+                    if g == 1.0 and se2 == 0.0:      # no drift at all (stationary): outside the claim
+                        continue
+                    r = gla.optimal_lambda(g, n, d, sw2, se2, 0.0, grid_size=101)
+                    rows.append({"gamma": g, "n": n, "d": d, "sigma_w2": sw2, "sigma_e2": se2, "lam_star": r.lam,
+                                 "err_star": r.error, "err_lambda1": r.error_linear_attention,
+                                 "at_boundary": bool(r.at_boundary or not r.error < r.error_linear_attention)})
+    return rows
+
+
+def claim_lambda_star(ctx, table, nf=None) -> list[Claim]:
     gammas, by_gamma, by_n, by_ratio = table
     fig, ax = new_figure()
     for d, lst in by_gamma.items():
@@ -344,7 +360,14 @@ def claim_lambda_star(ctx, table) -> list[Claim]:
     ax.legend(fontsize=7)
     stem = ctx.save_figure(fig, "gla_lambda_star_vs_gamma")
     out = []
-    # λ* < 1
+    # λ* < 1. Verdict rule (stated in the claim): the seed's model (line 44) has NO label noise,
+    # y_i = <w_i, x_i>, and leaves σ_w², σ_e² free; the claim is tested on a pre-declared grid of that
+    # model (drift present: γ < 1 or σ_e > 0; n ≥ 2 because at n = 1 the error does not depend on λ).
+    # confirmed iff every grid point has λ* < 1 with err(λ*) < err(1); refuted otherwise.
+    # Label noise σ² > 0 is OUR extension: reported, not part of the verdict.
+    nf = _noise_free_scan(ctx) if nf is None else nf
+    nf_bound = [r for r in nf if r["at_boundary"]]
+    min_gap = min(nf, key=lambda r: 1 - r["lam_star"])
     scan_stat, scan_bound = 0, []
     total = 0
     quick = ctx.quick
@@ -352,28 +375,44 @@ def claim_lambda_star(ctx, table) -> list[Claim]:
         for n in ((10, 100) if quick else (10, 100, 1000)):
             for d in ((1, 10) if quick else (1, 10, 100)):
                 for sw2, se2 in ((1.0, 1 - g * g), (1.0, 1e-3), (1.0, 1e-4), (1.0, 0.01)):
-                    for noise in (0.0, 1.0, 100.0):
+                    for noise in (1.0, 100.0):
                         total += 1
                         r = gla.optimal_lambda(g, n, d, sw2, se2, noise, grid_size=101)
                         if r.at_boundary:
                             scan_bound.append({"gamma": g, "n": n, "d": d, "sigma_w2": sw2, "sigma_e2": se2,
                                                "noise": noise, "stationary": abs(sw2 - se2 / (1 - g * g)) < 1e-12})
     n_stat_bound = sum(1 for b in scan_bound if b["stationary"])
-    n_clean_bound = sum(1 for b in scan_bound if b["noise"] == 0)
     exp_ok = all(x < 1 for d, lst in by_gamma.items() for g, x in zip(gammas, lst) if g < 1)
-    verdict = "confirmed" if exp_ok and n_stat_bound == 0 and n_clean_bound == 0 else "refuted"
+    verdict = "confirmed" if exp_ok and not nf_bound else "refuted"
     out.append(_c(id="000-lambda-star-below-1", lines=(70, 70),
                   paraphrase="The optimal forgetting factor λ* is markedly smaller than 1 (GLA with forgetting beats λ = 1).",
-                  conventions=CONVENTIONS, check="numeric value", verdict=verdict,
+                  conventions=CONVENTIONS + [
+                      "Scope and verdict rule (fixed before the scan): the seed's model has no label noise (line 44: "
+                      "$y_i=\\langle w_i,x_i\\rangle$) and leaves $\\sigma_w^2,\\sigma_e^2$ free. Confirmed iff on the pre-declared "
+                      "noise-free grid (drift present, n ≥ 2) and at the experiment's sizes every λ* < 1 with a strictly lower error "
+                      "than λ = 1; refuted otherwise. 'Markedly' is not quantified by the seed: 1 − λ* is reported, not thresholded. "
+                      "Label-noise settings (σ² > 0) extend the seed's model and are reported separately, outside the verdict."],
+                  check="numeric value", verdict=verdict,
                   summary=(f"At the experiment's sizes (d = {D_EXP}, n = {N_EXP}, σ_w² = 1, σ_e² = 0.01) λ* = " +
                            ", ".join(f"{x:.3f} (γ = {g})" for g, x in zip(gammas, by_gamma[D_EXP])) +
-                           f". Scan of {total} settings (γ ∈ {{0.5, 0.9, 0.99}}, n, d, σ's, noise): λ* = 1 in {len(scan_bound)} of them, "
-                           f"none with the stationary normalisation σ_w² = σ_e²/(1−γ²) ({n_stat_bound}) and none without label noise "
-                           f"({n_clean_bound}); all boundary cases combine σ_w² far above the stationary variance with label noise "
-                           "(old tokens then carry larger weights than recent ones). So λ* < 1 holds under stationarity or without noise, "
-                           "but is not unconditional. Even at γ = 1 with σ_e > 0 (random walk) λ* < 1."),
-                  evidence={"lam_star_vs_gamma_by_d": {str(d): lst for d, lst in by_gamma.items()}, "gammas": gammas,
-                            "scan_total": total, "boundary_cases": scan_bound[:20], "n_boundary": len(scan_bound)},
+                           f". Seed's model (σ² = 0), pre-declared grid of {len(nf)} settings (γ ∈ {{0.5, 0.9, 0.99, 1}}, n ∈ {{2, 10, 100}}, "
+                           "d ∈ {1, 10}, σ_w² ∈ {0, 1, 100}, σ_e² ∈ {0, 10⁻⁴, 10⁻², 1−γ²}): λ* = 1 in "
+                           f"{len(nf_bound)} of them" + (" (listed in the evidence)" if nf_bound else "") +
+                           f"; the largest λ* is {min_gap['lam_star']:.6f} (γ = {min_gap['gamma']}, n = {min_gap['n']}, d = {min_gap['d']}, "
+                           f"σ_w² = {min_gap['sigma_w2']}, σ_e² = {min_gap['sigma_e2']}), so λ* < 1 holds but is NOT 'markedly' below 1 when "
+                           "the drift is weak (λ* → 1 continuously as the drift vanishes, consistent with the second half of line 70). "
+                           f"Outside the seed's model (label noise σ² ∈ {{1, 100}}, our extension): λ* = 1 in {len(scan_bound)} of {total} "
+                           f"settings ({n_stat_bound} of them with the stationary normalisation σ_w² = σ_e²/(1−γ²)); the boundary cases "
+                           "combine label noise with weak drift or σ_w² far above the stationary variance, where the optimum is plain "
+                           "linear attention — so the statement does not extend to noisy labels. Even at γ = 1 with σ_e > 0 "
+                           "(random walk, no label noise) λ* < 1."),
+                  evidence={"verdict_rule": "confirmed iff all noise-free grid points and the experiment-size points have "
+                                            "lambda* < 1 with err(lambda*) < err(1)",
+                            "lam_star_vs_gamma_by_d": {str(d): lst for d, lst in by_gamma.items()}, "gammas": gammas,
+                            "noise_free_scan_total": len(nf), "noise_free_boundary_cases": nf_bound,
+                            "noise_free_largest_lam_star": min_gap,
+                            "label_noise_scan_total": total, "label_noise_boundary_cases": scan_bound[:20],
+                            "label_noise_n_boundary": len(scan_bound)},
                   figures=[stem]))
     # λ* decreases as γ decreases
     mono = {d: bool(np.all(np.diff(lst) >= -1e-9)) for d, lst in by_gamma.items()}
@@ -535,36 +574,80 @@ def claim_test(ctx) -> list[Claim]:
     return [c1, c2], rows
 
 
-def claim_gla_vs_la(ctx) -> Claim:
+def claim_gla_vs_la(ctx, nf=None) -> Claim:
+    """Line 13: train AND test errors strictly below linear attention.
+
+    Verdict rule (fixed before the computation): in the seed's model (σ² = 0), confirmed iff
+    (a) the train error at λ* is strictly below the one at λ = 1 on every point of the noise-free
+    grid of 000-lambda-star-below-1, and (b) the Theorem-3 test error of the train-optimal GLA is
+    strictly below that of the train-optimal linear attention for every pre-declared drifting test
+    distribution (train γ ∈ {0.8, 0.95}; test γ ∈ {0.5, 0.8, 0.95, 0.99}, test n ∈ {20, 100, 400},
+    test σ_e² ∈ {0.001, 0.01, 0.05}; d = 10, σ_w² = 1). Refuted otherwise, with the scope where it holds.
+    """
+    nf = _noise_free_scan(ctx) if nf is None else nf
     rows = []
     for g in (0.5, 0.8, 0.9, 0.95, 0.975, 0.99):
         r = gla.optimal_lambda(g, N_EXP, D_EXP, SW2_DEF, SE2_DEF, grid_size=201)
         rows.append({"gamma": g, "lam_star": r.lam, "gla": r.error, "la": r.error_linear_attention,
                      "rel_gain": 1 - r.error / r.error_linear_attention})
-    # test error under shift: GLA trained at γ = 0.8 vs LA trained at γ = 0.8, tested elsewhere
-    tr = dict(gamma=0.8, n=N_EXP, sw2=SW2_DEF, se2=SE2_DEF)
+    train_fail = [r for r in nf if not r["err_star"] < r["err_lambda1"]]
+    train_ok = all(x["gla"] < x["la"] for x in rows) and not train_fail
     L = np.eye(D_EXP)
-    r = gla.optimal_lambda(0.8, N_EXP, D_EXP, SW2_DEF, SE2_DEF, grid_size=201)
-    shift = []
-    for name, te in (("no shift", {}), ("test γ = 0.95", dict(test_gamma=0.95)),
-                     ("test stationary (γ = 1, σ_e = 0)", dict(test_gamma=1.0, test_sigma_e2=0.0)),
-                     ("test n = 400", dict(test_n=400))):
-        e_gla = gla.test_error(r.lam, tr["gamma"], tr["n"], L, tr["sw2"], tr["se2"], **te)
-        e_la = gla.test_error(1.0, tr["gamma"], tr["n"], L, tr["sw2"], tr["se2"], **te)
-        shift.append({"case": name, "gla_test": e_gla, "la_test": e_la, "gla_better": e_gla < e_la})
-    train_ok = all(x["gla"] < x["la"] for x in rows)
-    test_all = all(s["gla_better"] for s in shift)
-    verdict = "confirmed" if train_ok and test_all else "refuted"
+    shift, no_shift = [], []
+    for g_tr in (0.8, 0.95):
+        r = gla.optimal_lambda(g_tr, N_EXP, D_EXP, SW2_DEF, SE2_DEF, grid_size=201)
+        for tg in (0.5, 0.8, 0.95, 0.99):
+            for tn in (20, 100, 400):
+                for tse in (0.001, 0.01, 0.05):
+                    te = dict(test_gamma=tg, test_n=tn, test_sigma_e2=tse)
+                    e_gla = gla.test_error(r.lam, g_tr, N_EXP, L, SW2_DEF, SE2_DEF, **te)
+                    e_la = gla.test_error(1.0, g_tr, N_EXP, L, SW2_DEF, SE2_DEF, **te)
+                    row = {"train_gamma": g_tr, "lam_star": r.lam, "test_gamma": tg, "test_n": tn, "test_sigma_e2": tse,
+                           "gla_test": e_gla, "la_test": e_la, "gla_better": bool(e_gla < e_la)}
+                    shift.append(row)
+                    if tg == g_tr and tse == SE2_DEF:
+                        no_shift.append(row)
+    losses = [s_ for s_ in shift if not s_["gla_better"]]
+    no_shift_ok = all(s_["gla_better"] for s_ in no_shift)
+    # out of scope (no drift in the test distribution): reported only
+    stat = []
+    for g_tr in (0.8, 0.95):
+        r = gla.optimal_lambda(g_tr, N_EXP, D_EXP, SW2_DEF, SE2_DEF, grid_size=201)
+        te = dict(test_gamma=1.0, test_sigma_e2=0.0, test_n=400)
+        stat.append({"train_gamma": g_tr, "gla_test": gla.test_error(r.lam, g_tr, N_EXP, L, SW2_DEF, SE2_DEF, **te),
+                     "la_test": gla.test_error(1.0, g_tr, N_EXP, L, SW2_DEF, SE2_DEF, **te)})
+    verdict = "confirmed" if train_ok and not losses else "refuted"
+    worst = max(shift, key=lambda s_: s_["gla_test"] / s_["la_test"])
     return _c(id="000-gla-beats-linear-attention", lines=(13, 13),
               paraphrase="Under AR(1) drift, GLA's train and test errors are strictly below those of standard linear attention, with optimal λ < 1.",
-              conventions=CONVENTIONS, check="numeric value", verdict=verdict,
+              conventions=CONVENTIONS + [
+                  "Verdict rule (fixed before the computation): confirmed iff GLA(λ*) < LA for the train error on every point "
+                  "of the noise-free grid of 000-lambda-star-below-1 AND for the Theorem-3 test error (each model at its own "
+                  "train-optimal Γ, same λ at test) on every pre-declared drifting test distribution: train γ ∈ {0.8, 0.95}, "
+                  "test γ ∈ {0.5, 0.8, 0.95, 0.99}, test n ∈ {20, 100, 400}, test σ_e² ∈ {0.001, 0.01, 0.05} (d = 10, n = 100, "
+                  "σ_w² = 1, σ_e² = 0.01 in training, σ² = 0); refuted otherwise."],
+              check="numeric value", verdict=verdict,
               summary=(f"Train error (d = {D_EXP}, n = {N_EXP}, σ_w² = 1, σ_e² = 0.01): " +
                        "; ".join(f"γ = {x['gamma']}: {x['gla']:.4f} at λ* = {x['lam_star']:.3f} vs {x['la']:.4f} at λ = 1" for x in rows) +
-                       ". Strict whenever λ* < 1 (see 000-lambda-star-below-1 for the noisy non-stationary exceptions). Test error "
-                       "(both trained at γ = 0.8): " + "; ".join(f"{s['case']}: GLA {s['gla_test']:.4f} vs LA {s['la_test']:.4f}" for s in shift) +
-                       (". GLA is better in every test case tried." if test_all else
-                        ". Under a shift to a less-drifting test distribution LA can be better, so 'strictly lower test error' is not unconditional.")),
-              evidence={"train": rows, "test_shift": shift})
+                       f". On the noise-free grid ({len(nf)} settings) the train error at λ* is strictly below λ = 1 in "
+                       f"{len(nf) - len(train_fail)}; with label noise (not in the seed's model) λ* = 1 can occur (000-lambda-star-below-1). "
+                       f"Test error (Theorem-3 setting, {len(shift)} drifting test distributions): GLA is lower in "
+                       f"{len(shift) - len(losses)} and NOT lower in {len(losses)}" +
+                       (f"; worst case: trained at γ = {worst['train_gamma']}, tested at γ = {worst['test_gamma']}, n = {worst['test_n']}, "
+                        f"σ_e² = {worst['test_sigma_e2']}: GLA {worst['gla_test']:.4f} vs LA {worst['la_test']:.4f} "
+                        "(a shorter memory tuned to the training drift is miscalibrated for a different drift)" if losses else "") +
+                       f". Without a shift of the dynamics (test γ and σ_e² = training ones, any test n) GLA is lower in all "
+                       f"{len(no_shift)} cases ({no_shift_ok}). "
+                       + ("So the claim holds for the train error and for test error without a shift of the dynamics, but "
+                          "'strictly lower test error' fails under the shifts Theorem 3 covers." if verdict == "refuted" else
+                          "GLA is lower in every case of the pre-declared grid.") +
+                       " Out of scope (stationary test, γ = 1, σ_e = 0, n = 400): " +
+                       "; ".join(f"trained γ = {x['train_gamma']}: GLA {x['gla_test']:.4f} vs LA {x['la_test']:.4f}" for x in stat) + "."),
+              evidence={"verdict_rule": "train: all noise-free grid points err(lam*) < err(1); test: GLA < LA on every "
+                                        "pre-declared drifting shift",
+                        "train": rows, "noise_free_train_failures": train_fail, "test_shift_grid_size": len(shift),
+                        "test_shift_gla_not_better": losses, "test_no_dynamics_shift": no_shift,
+                        "stationary_test_out_of_scope": stat})
 
 
 # ====================================================================== gradient flow
@@ -1035,13 +1118,14 @@ def build(ctx) -> Ledger:
     for c in claim_monotonicity(ctx):
         led.add(c)
     table = _lam_table(ctx)
-    for c in claim_lambda_star(ctx, table):
+    nf = _noise_free_scan(ctx)
+    for c in claim_lambda_star(ctx, table, nf):
         led.add(c)
     led.add(claim_gamma_to_1(ctx))
     tests, _ = claim_test(ctx)
     for c in tests:
         led.add(c)
-    led.add(claim_gla_vs_la(ctx))
+    led.add(claim_gla_vs_la(ctx, nf))
     led.add(claim_lambda_importance(ctx))
     for c in claim_filters(ctx):
         led.add(c)
