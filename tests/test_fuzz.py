@@ -421,11 +421,9 @@ def test_adaptive_filters_stable_range(beta, mu):
 # Edge points where a module currently breaks the contract (observed 2026-11-29; listed in the
 # issue-6 report to the lead). Non-strict xfail: they pass once fixed (then delete the entry).
 KNOWN_DEFECTS = {
-    "test_nonlinear_edge_points[tau=1,lam=1e-300]": "ZeroDivisionError in the ridge formula at tau = 1",
-    "test_nonlinear_edge_points[risk tau=1,lam=1e-300]": "ZeroDivisionError in risk_a1_zero",
-    "test_nonlinear_edge_points[risk lam=1e300]": "OverflowError in risk_a1_zero",
-    "test_bad_parameter_raises_value_error_naming_it[nonlinear.simulate_icl-tau]":
-        "tau='a' gives numpy's \"could not convert string to float\" without naming tau",
+    # all four defects observed on 2026-11-29 (ridge formula and risk_a1_zero at tau = 1 with
+    # lam = 1e-300, risk_a1_zero overflow at lam = 1e300, simulate_icl(tau='a') not naming tau)
+    # were fixed; add new entries here when a contract violation is found and not yet fixed.
 }
 
 

@@ -298,16 +298,19 @@ def test_bad_input(call, match):
 
 
 @pytest.mark.slow
-def test_build_quick_runs():
+def test_build_quick_runs(tmp_path):
     from theorycheck.context import RunContext
     from theorycheck.papers import lds as paper
-    led = paper.build(RunContext(mode="quick"))
+    led = paper.build(RunContext(mode="quick", out=tmp_path))   # never write figures into reports/
     ids = [c.id for c in led.claims]
     assert len(ids) == len(set(ids)) >= 15
     by = {c.id: c.verdict for c in led.claims}
     assert by["001-thm41-exact-vs-mc"] == "confirmed"
     assert by["001-gd-identity"] == "confirmed"
     assert by["001-lemma41-parity"] == "confirmed"
+    rva = next(c for c in led.claims if c.id == "001-thm41-ratio-of-expectations")
+    lost = [st for st, r in rva.evidence["settings"].items() if r["z_test_loss"] < -3.09]
+    assert rva.verdict == ("refuted" if lost else "confirmed")
 
 
 def test_realisable_coefficients_have_indefinite_rank2_blocks():

@@ -72,6 +72,8 @@ def _check_xy(X, Y):
     Y = np.asarray(Y, dtype=float)
     if X.ndim != 3 or Y.shape != X.shape[:2]:
         raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs); got {X.shape}, {Y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+        raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
     return X, Y
 
 

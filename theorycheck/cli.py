@@ -191,6 +191,16 @@ def main(argv=None) -> int:
     failures += f
     if ledgers:
         _merge_results(out, ledgers)
+    if args.command == "run" and not args.paper:
+        # the fault-injection table and the false-alarm calibration (seed-independent; ~30 s)
+        from . import selftest
+        try:
+            selftest.write_all(out, calibration_seeds=200)
+            _say(f"selftest wrote {out}/selftest.md and {out}/calibration.md")
+        except Exception:
+            failures += 1
+            _say("selftest FAILED")
+            traceback.print_exc()
     if args.command == "run":
         failures += report(out, pdf=not args.no_pdf)
         # the Markdown index also lists any other generated report (e.g. selftest.md)

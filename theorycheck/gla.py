@@ -317,6 +317,8 @@ def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -
     noise = _var("noise", noise)
     if gamma >= 1.0 - 2e-4:
         raise ValueError("gamma must be in (0, 0.9998] for the perturbative shift (λ ≤ 1 constraint)")
+    if _var("sigma_w2", sigma_w2) == 0 and _var("sigma_e2", sigma_e2) == 0:
+        raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: lambda* is undefined)")
     h = 1e-4
 
     def F(x):
@@ -591,7 +593,13 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
     if init not in ("structured", "random"):
         raise ValueError(f"init must be one of ['random', 'structured'], got {init!r}")
     sigma = check_real("sigma", sigma, 0.0, low_open=True)
+    n_points = check_int("n_points", n_points, minimum=3)
+    if t_max is not None:
+        t_max = check_real("t_max", t_max, 0.0, low_open=True)
     d = L.shape[0]
+    if float(np.min(np.linalg.eigvalsh(L))) <= 0:
+        raise ValueError("Lambda must be positive definite for the gradient flow (its time scale is 1/lambda_min), "
+                         f"got smallest eigenvalue {float(np.min(np.linalg.eigvalsh(L))):.3g}")
     s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, _var("noise", noise))
     H = L @ ((s.A2 + s.B) * L + kappa * np.eye(d))
     Gs = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
@@ -738,6 +746,8 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     A = np.asarray(A)
     if u.shape != (d,) or b.shape != (d,) or A.shape != (d, d):
         raise ValueError(f"u, b must have shape ({d},) and A shape ({d}, {d})")
+    if not all(np.all(np.isfinite(x)) for x in (u, b, A, np.asarray(v))):
+        raise ValueError("u, v, A and b must have finite entries")
     val = _full_loss(u, v, A, b, _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise))
     return val if np.iscomplexobj(val) else float(val)
 
@@ -755,6 +765,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
 
     d = check_int("d", d, minimum=1)
     sigma = check_real("sigma", sigma, 0.0, low_open=True)
+    n_points = check_int("n_points", n_points, minimum=3)
     opt = optimal_parameters(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
     gn = float(np.linalg.norm(opt.Gamma))
     r = math.sqrt(gn)

@@ -286,7 +286,7 @@ def e_icl_linear(tau, alpha, kappa, rho, lam=0.0) -> float:
         xi = _ridge_xi(tau, q, kappa, lam)
         nu = q + xi
         m, dm = mp_resolvent(nu, kappa)
-        ce = (rho + nu - nu * nu * m - xi * (1 - 2 * nu * m - nu * nu * dm)) / (1 - 2 * xi * m - xi * xi * dm - tau)
+        ce = (rho + nu - nu * nu * m - xi * (1 - 2 * nu * m - nu * nu * dm)) / ((1 - tau) - 2 * xi * m - xi * xi * dm)   # (1 - tau) first: no cancellation at tau = 1
         return _finite(1 + rho - 2 * (1 - nu * m) + (1 + q) * (1 - 2 * nu * m - nu * nu * dm - ce * (m + xi * dm)),
                        "e_icl_linear")
     if tau == 1.0:
@@ -445,8 +445,14 @@ def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0) -> float:
     q = rho_nl / alpha
     chi = a1_zero_fixed_point(tau, q, lam)
     ke = lam * (1 + chi) / q
-    t = tau * (1 + ke) ** 2
-    return rho_nl * t / (t - 1)
+    # e = rho_nl / (1 - 1/t), t = tau (1 + ke)^2, evaluated without cancellation (t -> 1 at tau = 1,
+    # lam -> 0) or overflow (ke -> inf):  1 - 1/t = ((tau - 1) + tau ke (2 + ke)) / t.
+    u = 1.0 / (1.0 + ke)
+    if ke < 1e-4:
+        one_minus_inv_t = ((tau - 1) + tau * ke * (2 + ke)) * u * u / tau
+    else:
+        one_minus_inv_t = 1.0 - u * u / tau
+    return rho_nl / one_minus_inv_t
 
 
 def ridge_risk_pure_noise(gamma_ratio, mu) -> float:
@@ -512,7 +518,7 @@ def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, method="rescale") -> flo
 # ------------------------------------------------------------------------------------------------
 @dataclass
 class SimResult:
-    """Monte Carlo test error of the fitted predictor.
+    r"""Monte Carlo test error of the fitted predictor.
 
     ``mean``: average test MSE over ``trials`` independent training sets × ``n_test`` fresh test
     prompts each. ``se``: standard error of ``mean`` from the spread of the per-trial means,
@@ -659,7 +665,10 @@ def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0,
     normalize_tasks = check_bool("normalize_tasks", normalize_tasks)
     if method not in ("projected", "direct"):
         raise ValueError(f"method must be one of ['direct', 'projected'], got {method!r}")
-    taus = np.atleast_1d(np.asarray(taus, dtype=float))
+    try:
+        taus = np.atleast_1d(np.asarray(taus, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"tau/taus must be positive real numbers, got {taus!r}") from None
     if taus.size == 0 or not np.all(np.isfinite(taus)) or np.any(taus <= 0):
         raise ValueError("taus must be a non-empty list of finite positive numbers")
     _, fn = teacher(f)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
 
 from .. import adaptive_filters as af
 from .. import gla
@@ -558,17 +559,22 @@ def claim_test(ctx) -> list[Claim]:
         rng = mc.rngs(rng_seed, len(gammas))[k]
         X, Y = af.ar1_stream(rng, runs, N_EXP + 1, D_EXP, g, SW2_DEF, SE2_DEF)
         kal = mc.from_samples(af.kalman_errors(X, Y, g, SW2_DEF, SE2_DEF)[-1])
+        cmp_k = mc.compare(r.error, kal)      # z > 0: Kalman MC above GLA's exact error
         fl.append({"gamma": g, "floor_sigma_e2_trLambda": SE2_DEF * D_EXP, "kalman_bayes_error": kal.mean, "kalman_se": kal.se,
-                   "gla_error_at_lam_star": r.error})
-    ok2 = all(f["gla_error_at_lam_star"] > f["kalman_bayes_error"] - 4 * f["kalman_se"] and
-              f["kalman_bayes_error"] > f["floor_sigma_e2_trLambda"] for f in fl)
+                   "gla_error_at_lam_star": r.error, "N": kal.n, "z_kalman_minus_gla": cmp_k.z,
+                   "p_one_sided_kalman_above_gla": float(stats.norm.sf(cmp_k.z)),
+                   "z_kalman_minus_floor": (kal.mean - SE2_DEF * D_EXP) / kal.se})
+    # rule (one-sided z-tests at alpha = 1e-3, z = 3.09): refuted if the Bayes (Kalman) error is
+    # significantly ABOVE GLA's exact error (impossible for a Bayes predictor) or not significantly above the floor
+    ok2 = all(f["z_kalman_minus_gla"] < 3.09 and f["z_kalman_minus_floor"] > 3.09 for f in fl)
     c2 = _c(id="000-test-error-floor", lines=(74, 74),
             paraphrase="Because of the task-evolution noise the test error E[(ỹ_{m+1} − y_{m+1})²] is bounded away from zero (irreducible floor).",
             conventions=CONVENTIONS, check="numeric value", verdict="confirmed" if ok2 else "refuted",
             summary=("Any predictor has error ≥ $\\sigma_e^2\\operatorname{tr}\\Lambda+\\sigma^2$ (the innovation $e_{m+1}$ is independent of "
                      "everything observed); the Bayes error (Kalman filter with the true parameters, Monte Carlo) is higher still. "
                      f"d = {D_EXP}, n = {N_EXP}, σ_w² = 1, σ_e² = 0.01: " +
-                     "; ".join(f"γ = {f['gamma']}: floor {f['floor_sigma_e2_trLambda']:.3f} < Kalman {f['kalman_bayes_error']:.4f} ± {f['kalman_se']:.4f} ≤ GLA(λ*) {f['gla_error_at_lam_star']:.4f}" for f in fl) +
+                     "; ".join(f"γ = {f['gamma']}: floor {f['floor_sigma_e2_trLambda']:.3f} < Kalman {f['kalman_bayes_error']:.4f} ± {f['kalman_se']:.4f} vs GLA(λ*) {f['gla_error_at_lam_star']:.4f} (z = {f['z_kalman_minus_gla']:+.2f})" for f in fl) +
+                     " (rule: one-sided z-tests at α = 10⁻³: Kalman must not be significantly above GLA, and must be significantly above the floor)" +
                      f" ({runs} runs)."),
             evidence={"rows": fl, "runs": runs})
     return [c1, c2], rows
@@ -1053,20 +1059,31 @@ def claim_lambda_importance(ctx) -> Claim:
         return [x[key] for x in rows if x["normalisation"] == label and x["noise"] == noise]
     g_fixed = series("fixed σ_e² = 0.01", 0.0, "rel_gain_vs_lambda1")
     incr = all(np.diff(g_fixed[:5]) > 0)
+    decr = all(np.diff(g_fixed[:5]) < 0)
     noise_hurts = all(a["rel_gain_vs_lambda1"] > b["rel_gain_vs_lambda1"]
                       for a, b in zip([x for x in rows if x["noise"] == 0.0], [x for x in rows if x["noise"] == 1.0]))
-    verdict = "refuted" if incr and noise_hurts else "confirmed"
+    noise_helps = all(a["rel_gain_vs_lambda1"] < b["rel_gain_vs_lambda1"]
+                      for a, b in zip([x for x in rows if x["noise"] == 0.0], [x for x in rows if x["noise"] == 1.0]))
+    # verdict rule: confirmed iff BOTH directions of the seed hold (gain decreasing in γ on [0.5, 0.975] and
+    # label noise increasing the gain in every pair); refuted otherwise (previously any mixed outcome
+    # was 'confirmed')
+    verdict = "confirmed" if decr and noise_helps else "refuted"
     return _c(id="000-lambda-importance", lines=(57, 57),
               paraphrase="(d = 10, n = 100) Train/test loss is inverted-U in λ with λ* < 1; the smaller γ and the larger the noise, the more an appropriate λ is needed.",
               conventions=CONVENTIONS, check="qualitative shape", verdict=verdict,
               summary=("Measured by the relative gain of λ* over λ = 1 (and, second reading, the relative error increase at λ* − 0.05), the "
-                       "choice of λ matters LESS for smaller γ on γ ∈ [0.5, 0.975] and LESS with label noise. Gain at γ = 0.5, 0.8, 0.9, 0.95, "
+                       "choice of λ matters " + ("LESS" if incr else "MORE" if decr else "not monotonically more or less") +
+                       " for smaller γ on γ ∈ [0.5, 0.975] and " + ("LESS" if noise_hurts else "MORE" if noise_helps else "not uniformly more or less") +
+                       " with label noise (verdict rule: confirmed iff both go the seed's way). Gain at γ = 0.5, 0.8, 0.9, 0.95, "
                        "0.975, 0.99 (d = 10, n = 100): fixed σ_e² = 0.01, σ² = 0: " + ", ".join(f"{x:.3f}" for x in g_fixed) +
                        "; with σ² = 1: " + ", ".join(f"{x:.3f}" for x in series("fixed σ_e² = 0.01", 1.0, "rel_gain_vs_lambda1")) +
                        "; stationary normalisation, σ² = 0: " + ", ".join(f"{x:.3f}" for x in series("stationary σ_e² = 1−γ²", 0.0, "rel_gain_vs_lambda1")) +
                        ". Sensitivity reading (error increase at λ* − 0.05): " + ", ".join(f"{x:.4f}" for x in series("fixed σ_e² = 0.01", 0.0, "rel_increase_at_lam_star_minus_0.05")) +
                        ". The shape part is covered by 000-inverted-u (error U-shaped, ξ inverted-U)."),
-              evidence={"rows": rows, "gain_increasing_in_gamma_to_0.975": incr, "noise_reduces_gain": noise_hurts})
+              evidence={"rows": rows, "gain_increasing_in_gamma_to_0.975": incr, "gain_decreasing_in_gamma_to_0.975": decr,
+                        "noise_reduces_gain": noise_hurts, "noise_increases_gain": noise_helps,
+                        "verdict_rule": "confirmed iff gain strictly decreasing in gamma on [0.5, 0.975] (fixed sigma_e2, "
+                                        "sigma2 = 0) and label noise increases the gain at every gamma and normalisation"})
 
 
 # ====================================================================== not checkable

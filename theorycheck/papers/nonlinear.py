@@ -105,7 +105,26 @@ def build(ctx) -> Ledger:
     _fig1_claims(led, ctx, sz)
     _fig2_claims(led, ctx, sz)
     _limit_claims(led, ctx)
+    for c in led.claims:
+        if c.id in EXTRAPOLATED_CLAIMS:
+            c.summary += EXTRAPOLATION_RULE + (QUICK_CAVEAT if ctx.quick else "")
     return led
+
+
+EXTRAPOLATED_CLAIMS = ("004-result1", "004-a1zero-boxed")
+QUICK_CAVEAT = (
+    " Quick mode: the sizes here (d <= 24) are too small for a stable extrapolation -- the self-test's seed-stability "
+    "check found this verdict flipping between run seeds (the extrapolated intercept swings by about 2 SE and sits "
+    "below the asymptote at small d). The verdict that counts is the paper-scale one: reports/full/nonlinear.md "
+    "(theorycheck run --full).")
+EXTRAPOLATION_RULE = (
+    " Verdict rule (stated, and a real caveat): these are d -> infinity claims, so the verdict rests on extrapolating "
+    "the simulations in 1/d (the leading correction expected for task-averaged spectral quantities), with the "
+    "difference between the a+b/d and a+b1/d+b2/d^2 intercepts added in quadrature as a fit-form systematic; the "
+    "confirmation threshold is |z_total| < 3.29 (two-sided p = 1e-3). This law was fixed after a first look at the data: "
+    "the simulated sizes cannot discriminate 1/d from 1/sqrt(d) (both fit), and under a+b/sqrt(d) intercepts are lower "
+    "and the paper-scale sin and |g| (tau = 0.5) checks would not agree. Read 'confirmed' here as 'consistent with "
+    "Result 1 under a 1/d finite-size law'; the finite-d deviations quoted above are real and significant.")
 
 
 # =============================================================================================
