@@ -181,7 +181,7 @@ def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
 
     Every error is homogeneous of degree 1 in the variances and every ratio is homogeneous of
     degree 0 in the weights :math:`p_i`, so we use variances divided by
-    :math:`c=\max(\sigma_w^2,\sigma_e^2,\sigma^2)` and weights :math:`\lambda^{	ext{age}-1}`
+    :math:`c=\max(\sigma_w^2,\sigma_e^2,\sigma^2)` and weights :math:`\lambda^{\text{age}-1}`
     (``S.D1`` = :math:`D_1/(c\lambda)`, ``S.B, S.A2, S.N0`` divided by :math:`c\lambda^2`, ``S.s_q``
     by c). Avoids underflow of :math:`\lambda^k` for tiny λ and overflow for huge variances.
     """

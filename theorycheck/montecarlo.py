@@ -71,7 +71,7 @@ class RunningMean:
 
     >>> rm = RunningMean()
     >>> rm.update(np.array([1.0, 2.0])); rm.update(np.array([3.0]))
-    >>> rm.mean, rm.var
+    >>> float(rm.mean), float(rm.var)
     (2.0, 1.0)
     """
 

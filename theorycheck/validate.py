@@ -11,7 +11,7 @@ Nothing here returns NaN or silently clips.
 >>> check_real("lam", 0.0, low=0.0, high=1.0, low_open=True)
 Traceback (most recent call last):
 ...
-ValueError: lam must be in (0, 1], got 0.0
+ValueError: lam must be in (0, 1], got 0
 """
 from __future__ import annotations
 
