@@ -25,16 +25,9 @@ import numpy as np
 import sympy as sp
 
 from theorycheck.gaussian import expect_product, expect_products, moment, quadratic_form_matrix
+from theorycheck.timing import best_time
 
 
-def _timeit(fn, repeat=3):
-    best = float("inf")
-    out = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def _ar1_cov(rho, T):
@@ -51,15 +44,15 @@ def _lds_rows(B):
     e = np.eye(T)
     a, b = T - 2, T - 1
     rows = []
-    t1, _ = _timeit(lambda: expect_product(covs[0], [e[a], e[b]], [M]))
-    t2, _ = _timeit(lambda: expect_product(covs[0], [e[a], e[a]], [M, M]))
+    t1, _ = best_time(lambda: expect_product(covs[0], [e[a], e[b]], [M]))
+    t2, _ = best_time(lambda: expect_product(covs[0], [e[a], e[a]], [M, M]))
     rows.append({"name": "lds_T30_single_both_moments", "value": 1e3 * (t1 + t2), "unit": "ms",
                  "note": "E[y_{T-1}y_T S] + E[y_{T-1}^2 S^2], one 30x30 covariance (best of 3)"})
-    t3, _ = _timeit(lambda: expect_product(covs, [e[a], e[b]], [M]))
-    t4, _ = _timeit(lambda: expect_product(covs, [e[a], e[a]], [M, M]))
+    t3, _ = best_time(lambda: expect_product(covs, [e[a], e[b]], [M]))
+    t4, _ = best_time(lambda: expect_product(covs, [e[a], e[a]], [M, M]))
     rows.append({"name": f"lds_T30_batch{B}_both_moments", "value": 1e3 * (t3 + t4), "unit": "ms",
                  "note": f"batched over B={B} AR(1) autocovariances incl. PSD validation (best of 3)"})
-    t5, _ = _timeit(lambda: expect_products(covs, [([e[a], e[b]], [M]), ([e[a], e[a]], [M, M])]))
+    t5, _ = best_time(lambda: expect_products(covs, [([e[a], e[b]], [M]), ([e[a], e[a]], [M, M])]))
     rows.append({"name": f"lds_T30_batch{B}_expect_products", "value": 1e3 * t5, "unit": "ms",
                  "note": "same two moments through expect_products (one PSD validation)"})
     return rows
@@ -70,10 +63,10 @@ def _moment_rows(B):
     A = rng.standard_normal((B, 12, 12))
     C = A @ np.swapaxes(A, 1, 2)
     rows = []
-    t, _ = _timeit(lambda: moment(C[0], range(12)))
+    t, _ = best_time(lambda: moment(C[0], range(12)))
     rows.append({"name": "moment_12_distinct_float", "value": 1e3 * t, "unit": "ms",
                  "note": "hafnian of a 12x12 covariance, 10395 pairings"})
-    t, _ = _timeit(lambda: moment(C, range(12)))
+    t, _ = best_time(lambda: moment(C, range(12)))
     rows.append({"name": f"moment_12_distinct_batch{B}", "value": 1e3 * t, "unit": "ms",
                  "note": f"B={B}"})
     syms = iter(sp.symbols("s0:78"))
@@ -98,8 +91,8 @@ def _walrus_rows():
     for m in (8, 12, 16):
         A = rng.standard_normal((m, m))
         S = A @ A.T
-        t_ours, ours = _timeit(lambda: moment(S, range(m)))
-        t_tw, ref = _timeit(lambda: hafnian(S))
+        t_ours, ours = best_time(lambda: moment(S, range(m)))
+        t_tw, ref = best_time(lambda: hafnian(S))
         rel = abs(ours - float(np.real(ref))) / abs(float(np.real(ref)))
         rows.append({"name": f"moment_vs_thewalrus_order{m}", "value": t_ours / t_tw, "unit": "ratio",
                      "note": f"ours {1e3 * t_ours:.3g} ms, thewalrus {1e3 * t_tw:.3g} ms, rel diff {rel:.1e}"})

@@ -18,19 +18,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from theorycheck import lds  # noqa: E402
+from theorycheck.timing import best_time
 
 TARGET = 1e-3
 T = 30
 
 
-def _best(f, repeat=3):
-    best = float("inf")
-    out = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = f()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def run(quick: bool = True) -> list[dict]:
@@ -41,7 +34,7 @@ def run(quick: bool = True) -> list[dict]:
     n_rb = 4000 if quick else 20_000
 
     # --- d = 5, setting (a)
-    t_ex, ex = _best(lambda: lds.wqk_star(T, prior5, method="exact-components"))
+    t_ex, ex = best_time(lambda: lds.wqk_star(T, prior5, method="exact-components"))
     rows.append({"name": "wqk_star_exact_components_d5", "value": t_ex, "unit": "s",
                  "note": f"setting (a), d = 5, T = {T}: exact (1-D Gauss-Legendre, 3T+2 nodes); value {ex.value:.6f}"})
     t0 = time.perf_counter()
@@ -65,8 +58,8 @@ def run(quick: bool = True) -> list[dict]:
                  "note": "both extrapolated to rel SE 1e-3 (Rao-Blackwell is the route for settings b and d)"})
 
     # --- d = 1
-    t_poly, p = _best(lambda: lds.wqk_star(T, prior1, method="polynomial"))
-    t_quad, _ = _best(lambda: lds.wqk_star(T, prior1, method="quadrature"))
+    t_poly, p = best_time(lambda: lds.wqk_star(T, prior1, method="polynomial"))
+    t_quad, _ = best_time(lambda: lds.wqk_star(T, prior1, method="quadrature"))
     t0 = time.perf_counter()
     mc1 = lds.simulate_wqk_star(T, prior1, n_mc, seed=3)
     t_mc1 = time.perf_counter() - t0

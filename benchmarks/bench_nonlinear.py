@@ -26,22 +26,16 @@ import sympy as sp
 
 from theorycheck import nonlinear as nl
 from theorycheck.hermite import hermite_coefficients
+from theorycheck.timing import best_time
 
 
-def _timeit(fn, repeat=1):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def run(quick: bool = True) -> list[dict]:
     rows = []
     d = 32 if quick else 64
     taus = [0.25, 0.5, 0.75, 0.9, 1.1, 1.25, 1.5, 2.0, 3.0]
-    t = _timeit(lambda: nl.simulate_icl_sweep("sin", d, 2.0, 2.0, taus, 0.1, trials=1, seed=1, n_test=2000))
+    t = best_time(lambda: nl.simulate_icl_sweep("sin", d, 2.0, 2.0, taus, 0.1, trials=1, seed=1, n_test=2000), 1)[0]
     rows.append({"name": f"fig1_sweep_one_trial_d{d}", "value": t, "unit": "s",
                  "note": f"p = {d * (d + 1)}, n_max = {int(3 * d * d)}, 9 taus, 2000 test prompts"})
     n = int(3 * d * d)
@@ -49,26 +43,26 @@ def run(quick: bool = True) -> list[dict]:
     xq = rng.standard_normal((n, d))
     U = rng.standard_normal((n, d))
     S = rng.standard_normal(n)
-    t = _timeit(lambda: nl._features(xq, U, S), repeat=2)
+    t = best_time(lambda: nl._features(xq, U, S), repeat=2)[0]
     rows.append({"name": f"features_d{d}", "value": t, "unit": "s", "note": f"{n} x {d * (d + 1)} design matrix"})
     _, fn = nl.teacher("tanh")
     m = 500 if quick else 2000
     W = rng.standard_normal((m, 32))
     for method in ("projected", "direct"):
-        t = _timeit(lambda: nl.context_statistics(fn, W, 1280, 0.1, np.random.default_rng(1), method))
+        t = best_time(lambda: nl.context_statistics(fn, W, 1280, 0.1, np.random.default_rng(1), method), 1)[0]
         rows.append({"name": f"context_statistics_{method}", "value": t, "unit": "s",
                      "note": f"{m} prompts, d = 32, l = 1280 (Figure 2, alpha = 40)"})
-    t = _timeit(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1) for tau in np.linspace(0.1, 3, 100) if tau != 1], 2)
+    t = best_time(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1) for tau in np.linspace(0.1, 3, 100) if tau != 1], 2)[0]
     rows.append({"name": "e_icl_linear_ridgeless", "value": t / 100 * 1e3, "unit": "ms/call", "note": ""})
-    t = _timeit(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1, 0.01) for tau in np.linspace(0.1, 3, 100)], 2)
+    t = best_time(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1, 0.01) for tau in np.linspace(0.1, 3, 100)], 2)[0]
     rows.append({"name": "e_icl_linear_ridge", "value": t / 100 * 1e3, "unit": "ms/call", "note": "lam = 0.01"})
     ev = np.ones(400)
-    t = _timeit(lambda: nl.e_icl_linear_general(2.0, 2.0, 2.0, 0.1, ev, ev), 2)
+    t = best_time(lambda: nl.e_icl_linear_general(2.0, 2.0, 2.0, 0.1, ev, ev), 2)[0]
     rows.append({"name": "e_icl_linear_general_d400", "value": t * 1e3, "unit": "ms/call", "note": "diagonal C"})
     g = sp.Symbol("g", real=True)
-    t = _timeit(lambda: hermite_coefficients(sp.tanh(g), 6, dps=30))
+    t = best_time(lambda: hermite_coefficients(sp.tanh(g), 6, dps=30), 1)[0]
     rows.append({"name": "hermite_tanh_a0_a6", "value": t, "unit": "s", "note": "mpmath quadrature, 30 digits"})
-    t = _timeit(lambda: hermite_coefficients(sp.sin(g), 6))
+    t = best_time(lambda: hermite_coefficients(sp.sin(g), 6), 1)[0]
     rows.append({"name": "hermite_sin_a0_a6_exact", "value": t, "unit": "s", "note": "SymPy (iterated Stein)"})
     return rows
 

@@ -36,21 +36,15 @@ import time
 
 import numpy as np
 import scipy.linalg as sla
+from theorycheck.timing import best_time
 
 
-def _best(fn, repeat=3):
-    best, out = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def _gemm_rate(n):
     rng = np.random.default_rng(0)
     A, B = rng.standard_normal((n, n)), rng.standard_normal((n, n))
-    t, _ = _best(lambda: A @ B)
+    t, _ = best_time(lambda: A @ B)
     return 2.0 * n ** 3 / t / 1e9
 
 
@@ -58,7 +52,7 @@ def _icl_rows(quick):
     from theorycheck import nonlinear as N
     d, alpha, kappa, tau, n_test = (24, 2.0, 2.0, 2.0, 1000) if quick else (40, 2.0, 2.0, 2.0, 2000)
     n, p = int(round(tau * d * d)), d * (d + 1)
-    t_sim, _ = _best(lambda: N.simulate_icl("sin", d, alpha, kappa, tau, 0.1, trials=1, seed=1, n_test=n_test),
+    t_sim, _ = best_time(lambda: N.simulate_icl("sin", d, alpha, kappa, tau, 0.1, trials=1, seed=1, n_test=n_test),
                      repeat=2)
     rng = np.random.default_rng(0)
     X = rng.standard_normal((n, p))
@@ -70,7 +64,7 @@ def _icl_rows(quick):
         K[np.diag_indices_from(K)] += 1e-3
         return sla.cho_solve(sla.cho_factor(K, check_finite=False), (y if n <= p else X.T @ y)[:m],
                              check_finite=False)
-    t_blas, _ = _best(blas)
+    t_blas, _ = best_time(blas)
     flops = 2.0 * n * p * m + m ** 3 / 3.0
     samples = n + n_test
     return [
@@ -86,13 +80,13 @@ def _gla_rows(quick):
     from theorycheck import gla as G
     d, n, ns = (5, 50, 20_000) if quick else (10, 100, 100_000)
     L = np.eye(d)
-    t_sim, _ = _best(lambda: G.simulate_gla(0.8, 0.9, n, L, 1.0, 0.1, 0.05, n_samples=ns, seed=1, batch=5000),
+    t_sim, _ = best_time(lambda: G.simulate_gla(0.8, 0.9, n, L, 1.0, 0.1, 0.05, n_samples=ns, seed=1, batch=5000),
                      repeat=2)
     rng = np.random.default_rng(0)
     B = 5000
     Zt = rng.standard_normal((B, d + 1, n + 1))
     Z = rng.standard_normal((B, n + 1, d + 1))
-    t_b, _ = _best(lambda: np.matmul(Zt, Z))
+    t_b, _ = best_time(lambda: np.matmul(Zt, Z))
     t_blas = t_b * ns / B
     return [
         {"name": "sim_gla_samples_per_s", "value": ns / t_sim, "unit": "prompts/s",
@@ -107,14 +101,14 @@ def _lds_rows(quick):
     from theorycheck import lds as Lm
     d, T, ns = (5, 30, 100_000) if quick else (5, 30, 1_000_000)
     prior = Lm.DiagonalLDSPrior(d=d, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
-    t_sim, _ = _best(lambda: Lm.simulate_wqk_star(T, prior, ns, seed=1), repeat=2)
+    t_sim, _ = best_time(lambda: Lm.simulate_wqk_star(T, prior, ns, seed=1), repeat=2)
     sysm = prior.sample(np.random.default_rng(0), 1)
     K = Lm.lds_autocovariance(sysm, T)[0]
     Lc = np.linalg.cholesky(K)
     rng = np.random.default_rng(1)
     B = min(ns, 100_000)
     Zs = rng.standard_normal((B, T))
-    t_b, _ = _best(lambda: Zs @ Lc.T)
+    t_b, _ = best_time(lambda: Zs @ Lc.T)
     t_blas = t_b * ns / B
     return [
         {"name": "sim_lds_samples_per_s", "value": ns / t_sim, "unit": "trajectories/s",

@@ -31,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from theorycheck.codegen import write_module  # noqa: E402
 from theorycheck.hermite import hermite_coefficients, gaussian_expectation, stein_check  # noqa: E402
+from theorycheck.nonlinear import TEACHERS as NL_TEACHERS  # noqa: E402
 
 SCRIPT = "derivations/nonlinear_hermite.py"
 g = sp.Symbol("g", real=True)
@@ -39,18 +40,11 @@ rho = sp.Symbol("rho", nonnegative=True)
 M_MAX = 6
 DPS = 40
 
-TEACHERS = {
-    "sin": sp.sin(g),
-    "tanh": sp.tanh(g),
-    "erf": sp.erf(g),
-    "relu": sp.Max(0, g),
-    "abs": sp.Abs(g),
-    "cube": g ** 3,
-    "he2": (g ** 2 - 1) / sp.sqrt(2),
-    "g2m1": g ** 2 - 1,
-    "sign": sp.sign(g),
-    "const1": sp.Integer(1),
-}
+# The teachers of the table: theorycheck.nonlinear's named teachers (one source of truth), plus
+# the seed's teaching examples g^2 - 1 (unnormalised He_2) and the constant 1.
+TEACHERS = {name: NL_TEACHERS[name] for name in ("sin", "tanh", "erf", "relu", "abs", "cube", "he2")}
+TEACHERS.update({"g2m1": NL_TEACHERS["he2_raw"], "sign": NL_TEACHERS["sign"], "const1": sp.Integer(1)})
+assert all(f.free_symbols <= {g} for f in TEACHERS.values())
 
 
 def _s(x) -> str:
