@@ -183,6 +183,9 @@ _UNI.update({"Γ": r"\ensuremath{\Gamma}", "Δ": r"\ensuremath{\Delta}", "Λ": r
              "₃": r"\ensuremath{_3}", "ₖ": r"\ensuremath{_k}", "ᵢ": r"\ensuremath{_i}",
              "ⱼ": r"\ensuremath{_j}", "ₘ": r"\ensuremath{_m}", "ₙ": r"\ensuremath{_n}",
              "ₜ": r"\ensuremath{_t}", "ℓ": r"\ensuremath{\ell}", "ξ": r"\ensuremath{\xi}",
+             "\u0303": r"\ensuremath{^{\sim}}", "ỹ": r"\ensuremath{\tilde y}", "÷": r"\ensuremath{\div}",
+             "‖": r"\ensuremath{\|}", "⁵": r"\ensuremath{^5}", "≡": r"\ensuremath{\equiv}",
+             "⁰": r"\ensuremath{^0}", "⁷": r"\ensuremath{^7}", "⁸": r"\ensuremath{^8}", "⁹": r"\ensuremath{^9}",
              "✅": "", "❌": "", "⚠": "", "❔": "", "\ufe0f": "", "¶": r"\P{}", "⭐": "*",
              "°": r"\ensuremath{^\circ}", "•": r"\textbullet{}", "\u00a0": "~", "\t": " "})
 
