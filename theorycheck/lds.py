@@ -489,11 +489,15 @@ def wqk_star_moments(K: np.ndarray):
     T = K.shape[-1]
     if T < 3:
         raise ValueError(f"K must be at least 3 x 3 (T >= 3), got T = {T}")
+    N, D = gaussian.expect_products(K, list(_wqk_factors(T)))    # one PSD validation for both
+    return np.atleast_1d(N), np.atleast_1d(D)
+
+
+def _wqk_factors(T):
+    """The (linear, quadratic) factor lists of N = E[y_{T-1} y_T S] and D = E[y_{T-1}^2 S^2]."""
     M = lag1_matrix(T)
     e = np.eye(T)
-    N = gaussian.expect_product(K, linear=[e[T - 2], e[T - 1]], quadratic=[M])
-    D = gaussian.expect_product(K, linear=[e[T - 2], e[T - 2]], quadratic=[M, M])
-    return np.atleast_1d(N), np.atleast_1d(D)
+    return ([e[T - 2], e[T - 1]], [M]), ([e[T - 2], e[T - 2]], [M, M])
 
 
 @dataclass(frozen=True)
@@ -567,14 +571,13 @@ def _component_laws(prior):
 
 
 def _moment_functions(T):
-    M = lag1_matrix(T)
-    e = np.eye(T)
+    (lin_n, quad_n), (lin_d, quad_d) = _wqk_factors(T)
 
     def Nf(K):
-        return np.atleast_1d(gaussian.expect_product(K, linear=[e[T - 2], e[T - 1]], quadratic=[M]))
+        return np.atleast_1d(gaussian.expect_product(K, linear=lin_n, quadratic=quad_n))
 
     def Df(K):
-        return np.atleast_1d(gaussian.expect_product(K, linear=[e[T - 2], e[T - 2]], quadratic=[M, M]))
+        return np.atleast_1d(gaussian.expect_product(K, linear=lin_d, quadratic=quad_d))
     return Nf, Df
 
 
