@@ -1,5 +1,8 @@
 r"""Classical adaptive filters on AR(1)-drifting linear regression streams (baselines for paper 000).
 
+The filters now live in :mod:`theorycheck.models.filters` (streams in :mod:`theorycheck.models.prompts`,
+the GLA stream in :mod:`theorycheck.models.attention`); this module re-exports them under their old names.
+
 Stream (same model as :mod:`theorycheck.gla`): :math:`w_0\sim\mathcal N(0,\sigma_w^2I_d)`,
 :math:`w_t=\gamma w_{t-1}+e_t`, :math:`x_t\sim\mathcal N(0,\Lambda)`,
 :math:`y_t=\langle w_t,x_t\rangle+\varepsilon_t` for :math:`t=1..T`.
@@ -28,160 +31,10 @@ GLA query. Conventions of the filters (all start from :math:`\hat w_0=0`):
 """
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from . import gaussian
-from .validate import check_int, check_psd, check_real
+import numpy as np  # noqa: F401  (doctest namespace)
 
 __all__ = ["ar1_stream", "lms_errors", "rls_errors", "kalman_errors", "gla_stream_errors"]
 
-
-def ar1_stream(rng, runs, T, d, gamma, sigma_w2, sigma_e2, noise=0.0, Lambda=None):
-    r"""Draw ``runs`` independent streams of length ``T``: returns ``X (T, runs, d)``, ``Y (T, runs)``.
-
-    >>> X, Y = ar1_stream(np.random.default_rng(1), 3, 4, 2, 0.5, 1.0, 0.75)
-    >>> X.shape, Y.shape
-    ((4, 3, 2), (4, 3))
-    """
-    runs = check_int("runs", runs, minimum=1)
-    T = check_int("T", T, minimum=1)
-    d = check_int("d", d, minimum=1)
-    gamma = check_real("gamma", gamma, 0.0, 1.0, low_open=True)
-    sigma_w2 = check_real("sigma_w2", sigma_w2, 0.0)
-    sigma_e2 = check_real("sigma_e2", sigma_e2, 0.0)
-    noise = check_real("noise", noise, 0.0)
-    if Lambda is None:
-        X = rng.standard_normal((T, runs, d))
-    else:
-        L = check_psd("Lambda", Lambda)
-        if L.shape != (d, d):
-            raise ValueError(f"Lambda must have shape ({d}, {d}), got {L.shape}")
-        X = gaussian.sample(L, T * runs, rng).reshape(T, runs, d)
-    w = math.sqrt(sigma_w2) * rng.standard_normal((runs, d))
-    Y = np.empty((T, runs))
-    for t in range(T):
-        w = gamma * w + math.sqrt(sigma_e2) * rng.standard_normal((runs, d))
-        Y[t] = np.einsum("rd,rd->r", X[t], w) + math.sqrt(noise) * rng.standard_normal(runs)
-    return X, Y
-
-
-def _check_xy(X, Y):
-    X = np.asarray(X, dtype=float)
-    Y = np.asarray(Y, dtype=float)
-    if X.ndim != 3 or Y.shape != X.shape[:2]:
-        raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs); got {X.shape}, {Y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
-        raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
-    return X, Y
-
-
-def lms_errors(X, Y, mu):
-    r"""A priori squared errors of LMS with step ``mu`` > 0 (shape ``(T, runs)``).
-
-    >>> X = np.ones((3, 1, 1)); Y = np.ones((3, 1))
-    >>> lms_errors(X, Y, 0.5)[:, 0].tolist()      # w: 0 → 0.5 → 0.75
-    [1.0, 0.25, 0.0625]
-    """
-    X, Y = _check_xy(X, Y)
-    mu = check_real("mu", mu, 0.0, low_open=True)
-    T, R, d = X.shape
-    w = np.zeros((R, d))
-    E = np.empty((T, R))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(T):
-            e = Y[t] - np.einsum("rd,rd->r", X[t], w)
-            E[t] = e * e
-            w = w + mu * e[:, None] * X[t]
-    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
-    return E
-
-
-def rls_errors(X, Y, beta, delta=1.0):
-    r"""A priori squared errors of exponentially weighted RLS (forgetting ``beta``, :math:`P_0=I/\delta`).
-
-    Diverged runs give ``inf`` entries (never NaN; callers must report them).
-
-    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
-    >>> rls_errors(X, Y, 1.0, delta=1.0)[:, 0].tolist()     # w: 0 → 1/2
-    [1.0, 0.25]
-    """
-    X, Y = _check_xy(X, Y)
-    beta = check_real("beta", beta, 0.0, 1.0, low_open=True)
-    delta = check_real("delta", delta, 0.0, low_open=True)
-    T, R, d = X.shape
-    w = np.zeros((R, d))
-    P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
-    E = np.empty((T, R))
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for t in range(T):
-            x = X[t]
-            e = Y[t] - np.einsum("rd,rd->r", x, w)
-            E[t] = e * e
-            Px = np.einsum("rij,rj->ri", P, x)
-            k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
-            w = w + k * e[:, None]
-            P = (P - k[:, :, None] * Px[:, None, :]) / beta
-            P = 0.5 * (P + np.swapaxes(P, 1, 2))
-    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
-    return E
-
-
-def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0):
-    r"""A priori squared errors of the Kalman filter for the true AR(1) model (Bayes-optimal).
-
-    State :math:`w_t=\gamma w_{t-1}+e_t`, observation :math:`y_t=x_t^\top w_t+\varepsilon_t`;
-    prior :math:`w_0\sim\mathcal N(0,\sigma_w^2I)`.
-
-    >>> X = np.ones((1, 1, 1)); Y = np.full((1, 1), 2.0)
-    >>> kalman_errors(X, Y, 1.0, 1.0, 0.0)[:, 0].tolist()
-    [4.0]
-    """
-    X, Y = _check_xy(X, Y)
-    gamma = check_real("gamma", gamma, 0.0, 1.0, low_open=True)
-    sigma_w2 = check_real("sigma_w2", sigma_w2, 0.0)
-    sigma_e2 = check_real("sigma_e2", sigma_e2, 0.0)
-    noise = check_real("noise", noise, 0.0)
-    T, R, d = X.shape
-    m = np.zeros((R, d))
-    P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
-    E = np.empty((T, R))
-    I = np.eye(d)
-    for t in range(T):
-        m = gamma * m
-        P = gamma * gamma * P + sigma_e2 * I
-        x = X[t]
-        e = Y[t] - np.einsum("rd,rd->r", x, m)
-        E[t] = e * e
-        Px = np.einsum("rij,rj->ri", P, x)
-        S = np.einsum("ri,ri->r", x, Px) + noise
-        k = Px / np.where(S > 0, S, 1.0)[:, None]
-        m = m + k * e[:, None]
-        P = P - k[:, :, None] * Px[:, None, :]
-        P = 0.5 * (P + np.swapaxes(P, 1, 2))
-    return E
-
-
-def gla_stream_errors(X, Y, lam, Gamma):
-    r"""A priori squared errors of GLA with fixed Γ: :math:`\hat y_t=x_t^\top\Gamma h_t`.
-
-    :math:`h_1=0`, :math:`h_{t+1}=\lambda(h_t+y_tx_t)` so :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`.
-
-    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
-    >>> gla_stream_errors(X, Y, 0.5, np.eye(1))[:, 0].tolist()    # ŷ_2 = 0.5
-    [1.0, 0.25]
-    """
-    X, Y = _check_xy(X, Y)
-    lam = check_real("lam", lam, 0.0, 1.0, low_open=True)
-    G = np.asarray(Gamma, dtype=float)
-    T, R, d = X.shape
-    if G.shape != (d, d):
-        raise ValueError(f"Gamma must have shape ({d}, {d}), got {G.shape}")
-    h = np.zeros((R, d))
-    E = np.empty((T, R))
-    for t in range(T):
-        e = Y[t] - np.einsum("rd,rd->r", X[t], h @ G.T)
-        E[t] = e * e
-        h = lam * (h + Y[t][:, None] * X[t])
-    return E
+from .models.attention import gla_stream_errors  # noqa: E402,F401  (moved to theorycheck.models; re-exported)
+from .models.filters import kalman_errors, lms_errors, rls_errors  # noqa: E402
+from .models.prompts import ar1_stream  # noqa: E402

@@ -1,53 +1,71 @@
-"""The claim ledger: every checked statement of a paper, with evidence and a verdict.
+r"""The claim ledger — data only: claims, their atomic sub-claims, self-checks, one ledger per paper.
 
-A :class:`Claim` ties one statement of a seed summary (quoted verbatim, by line
-range, from the copy in ``theorycheck/seed_texts``) to the check performed and
-its outcome. Verdicts:
+A **claim** is one statement of a seed summary: a line range and (optionally) the exact
+fragment of those lines that states it, quoted verbatim. It splits into **sub-claims**, each an
+atomic statement decided by exactly one rule of :mod:`theorycheck.verdicts.rules`. The claim's
+verdict follows from its sub-claims by the one aggregation rule of
+:mod:`theorycheck.verdicts.aggregate`. **Self-checks** are the toolkit's own consistency checks
+(our derivation against our simulation of the same quantity); they are recorded beside the
+claim but never decide a verdict about the paper — a failed self-check withholds the claim's
+verdict and fails the run.
 
+Verdict vocabulary (:data:`VERDICTS`)
+-------------------------------------
 ``confirmed``
-    the toolkit reproduced the statement under the stated conventions;
+    the statement holds in the stated scope, decided by a declared rule;
 ``refuted``
-    the statement is wrong under every reasonable reading (numbers given);
+    the statement is false in a setting the source states (numbers, test, p-value given);
 ``inconsistent``
-    the source contradicts itself (both readings and their values given);
+    the source contradicts itself (both statements and their values given);
+``not reproduced``
+    a stated number, curve or statement that the toolkit could not reproduce under the stated
+    setting plus documented choices for what the source leaves open (``chosen``) — missing
+    parameters cannot refute, so a failure under the toolkit's own choices lands here;
+``inconclusive``
+    tested, but the test has too little power, or the readings / finite-size laws disagree;
 ``underspecified``
-    cannot be checked without parameters the source does not give
-    (``missing`` names them).
+    cannot be attempted: the source does not give what is needed (``missing`` names it).
 
-Check kinds: ``symbolic identity``, ``exact vs Monte Carlo``, ``numeric value``,
-``qualitative shape``.
+This module holds data and JSON round-tripping only; it imports nothing else of theorycheck.
 
-Evidence is a flat-ish dict of JSON-serialisable values (numbers, strings,
-lists, nested dicts). Floats are rounded to 12 significant digits on output so
-that reports are byte-identical across runs with the same seed.
-
-Example
--------
->>> c = Claim(id="004-a1-sin", paper="004", lines=(185, 185),
-...           paraphrase="a1 of sin is exp(-1/2)", conventions=["orthonormal probabilists' Hermite"],
-...           check="symbolic identity", verdict="confirmed", summary="exact",
-...           evidence={"a1": 0.6065306597126334})
->>> c.quote.startswith("$$ a_1=e^{-1/2}")
+>>> s = SubClaim(statement="E[g^2] = 1", rule="identity", verdict="confirmed", scope="exact")
+>>> c = Claim(id="004-x", paper="004", lines=(91, 91), statement="E[f^2] = sum a_m^2",
+...           subclaims=[s], verdict="confirmed", scope="exact")
+>>> c.subclaims[0].id
+'004-x/e-g-2-1'
+>>> Claim.from_dict(c.as_dict()) == c
 True
->>> Ledger("nonlinear", "004", "title").add(c).counts()["confirmed"]
-1
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .seeds import paper_id, seed_lines, SEED_FILES
+__all__ = ["VERDICTS", "CONFIRMED", "REFUTED", "INCONSISTENT", "NOT_REPRODUCED", "INCONCLUSIVE",
+           "UNDERSPECIFIED", "SubClaim", "SelfCheck", "Claim", "Ledger", "clean_evidence", "load_results",
+           "slugify", "PRELIMINARY"]
 
-__all__ = ["Claim", "Ledger", "VERDICTS", "CHECK_KINDS", "clean_evidence", "load_results"]
+CONFIRMED = "confirmed"
+REFUTED = "refuted"
+INCONSISTENT = "inconsistent"
+NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
+UNDERSPECIFIED = "underspecified"
+VERDICTS = (CONFIRMED, REFUTED, INCONSISTENT, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIED)
 
-VERDICTS = ("confirmed", "refuted", "inconsistent", "underspecified")
-CHECK_KINDS = ("symbolic identity", "exact vs Monte Carlo", "numeric value", "qualitative shape")
+PRELIMINARY = "preliminary (quick sizes)"
+
+
+def slugify(text: str, limit: int = 48) -> str:
+    """A short lower-case id fragment: ``slugify("E[g^2] = 1") == "e-g-2-1"``."""
+    s = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return (s[:limit].rstrip("-") or "x")
 
 
 def _round(x: float) -> float | str:
@@ -61,7 +79,11 @@ def _round(x: float) -> float | str:
 
 
 def clean_evidence(obj: Any) -> Any:
-    """Convert numpy / sympy values to plain JSON types, rounding floats to 12 digits."""
+    """Convert numpy / sympy values to plain JSON types, rounding floats to 12 significant digits.
+
+    >>> clean_evidence({"a": np.float64(1 / 3), "b": np.arange(2)})
+    {'a': 0.333333333333, 'b': [0, 1]}
+    """
     if isinstance(obj, dict):
         return {str(k): clean_evidence(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -94,96 +116,231 @@ def clean_evidence(obj: Any) -> Any:
         return str(obj)
 
 
+def _num(x):
+    """A JSON number (or None): floats rounded to 12 significant digits, non-finite as strings."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    return _round(float(x))
+
+
+@dataclass
+class SubClaim:
+    """One atomic statement decided by exactly one rule.
+
+    Fields that do not apply to a rule are ``None`` (e.g. no p-value for an exact identity).
+    ``p_value`` / ``p_adjusted`` are ``{"for": p, "against": p}``: *for* tests the null "the
+    statement is false" (rejecting it confirms), *against* tests the null "the statement holds"
+    (rejecting it refutes); ``p_adjusted`` is after the report-wide Holm adjustment.
+    ``chosen`` lists the parameters the toolkit had to choose because the source does not give
+    them; ``missing`` what an ``underspecified`` sub-claim lacks; ``details`` rule-specific
+    numbers (kept small); ``data`` large arrays, written beside the report.
+    """
+
+    statement: str
+    rule: str
+    verdict: str | None = None
+    scope: str | None = None
+    slug: str | None = None
+    id: str | None = None
+    n: int | None = None
+    statistic: float | None = None
+    statistic_name: str | None = None
+    df: float | None = None
+    p_value: dict | None = None
+    p_adjusted: dict | None = None
+    ci: list | None = None
+    ci_level: float | None = None
+    margin: float | None = None
+    estimate: float | None = None
+    target: float | None = None
+    reading: str | None = None
+    chosen: dict = field(default_factory=dict)
+    missing: list = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    reason: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.statement, str) or not self.statement.strip():
+            raise ValueError("statement must be a non-empty string")
+        if self.verdict is not None and self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.slug is None:
+            self.slug = slugify(self.statement)
+
+    @property
+    def statistical(self) -> bool:
+        """True when the verdict waits for the report-wide multiplicity adjustment."""
+        return self.p_value is not None
+
+    def as_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in ("id", "statement", "rule", "verdict", "scope", "reason",
+                                            "statistic_name", "reading")}
+        d["n"] = None if self.n is None else int(self.n)
+        for k in ("statistic", "df", "margin", "estimate", "target", "ci_level"):
+            d[k] = _num(getattr(self, k))
+        d["ci"] = None if self.ci is None else [_num(x) for x in self.ci]
+        for k in ("p_value", "p_adjusted"):
+            v = getattr(self, k)
+            d[k] = None if v is None else {s: _num(v[s]) for s in ("for", "against")}
+        d["chosen"] = clean_evidence(self.chosen)
+        d["missing"] = list(self.missing)
+        d["details"] = clean_evidence(self.details)
+        d["data"] = clean_evidence(self.data)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SubClaim":
+        kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
+        kw["slug"] = (d.get("id") or "").rsplit("/", 1)[-1] or None
+        for k in ("chosen", "details", "data"):
+            kw[k] = kw.get(k) or {}
+        kw["missing"] = kw.get("missing") or []
+        kw["reason"] = kw.get("reason") or ""
+        return cls(**kw)
+
+
+@dataclass
+class SelfCheck:
+    """A consistency check of the toolkit itself (never a verdict about the paper).
+
+    ``kind`` is ``"identity"`` (deterministic, decided at once) or ``"agreement"`` (exact value vs
+    Monte Carlo of the same quantity; decided after the paper-wide Holm adjustment of the
+    self-check family). ``passed`` is ``None`` until decided.
+    """
+
+    name: str
+    kind: str
+    passed: bool | None = None
+    statistic: float | None = None
+    statistic_name: str | None = None
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    n: int | None = None
+    df: float | None = None
+    details: dict = field(default_factory=dict)
+    id: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "passed": self.passed,
+                "statistic": _num(self.statistic), "statistic_name": self.statistic_name,
+                "p_value": _num(self.p_value), "p_adjusted": _num(self.p_adjusted),
+                "n": None if self.n is None else int(self.n), "df": _num(self.df),
+                "details": clean_evidence(self.details)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SelfCheck":
+        return cls(**{f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d})
+
+
 @dataclass
 class Claim:
-    """One checked statement.
+    """One statement of the seed with its sub-claims, verdict and scope.
 
-    Parameters
-    ----------
-    id : str
-        stable identifier, ``"<paper>-<slug>"``, unique within the ledger.
-    paper : str
-        seed id (``"000"``, ``"001"``, ``"004"``).
-    lines : (int, int)
-        1-based inclusive line range of the seed file that states the claim.
-    paraphrase : str
-        English paraphrase of what the seed says (the claim as tested).
-    conventions : list of str
-        normalisations used (halved loss or not, Hermite convention, ...).
-    check : str
-        one of :data:`CHECK_KINDS`.
-    verdict : str
-        one of :data:`VERDICTS`.
-    summary : str
-        one paragraph: what was found, with the decisive numbers.
-    evidence : dict
-        numbers, sample sizes, z-scores, p-values, parameter values used.
-    derivation : list of str
-        LaTeX (no surrounding ``$``) lines shown in the report, usually from ``sympy.latex``.
-    figures : list of str
-        figure stems (without extension) under ``reports/figures/``.
-    missing : list of str
-        for ``underspecified``: the parameters the source does not give.
-    quote : str
-        filled automatically from the seed lines; the original language.
+    ``lines`` is the 1-based inclusive line range of the seed; ``fragment`` the exact part of those
+    lines the claim checks (the whole lines when empty); ``quote`` the verbatim text (filled by the
+    paper registry). ``conventions`` are the ids (``C1`` …) of the paper's conventions the claim
+    uses. ``error`` holds a traceback when the claim failed to run; ``withheld`` is true when the
+    verdict is withheld (error or a failed self-check).
     """
 
     id: str
     paper: str
-    lines: tuple[int, int]
-    paraphrase: str
-    conventions: list[str]
-    check: str
-    verdict: str
-    summary: str
-    evidence: dict = field(default_factory=dict)
-    derivation: list[str] = field(default_factory=list)
-    figures: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
+    lines: tuple
+    statement: str
     title: str = ""
+    fragment: str = ""
     quote: str = ""
+    conventions: list = field(default_factory=list)
+    verdict: str | None = None
+    scope: str | None = None
+    aggregation: str = "all"
+    subclaims: list = field(default_factory=list)
+    self_checks: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    derivation: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    revision: dict = field(default_factory=dict)
+    reason: str = ""
+    error: str | None = None
+    withheld: bool = False
 
     def __post_init__(self):
-        self.paper = paper_id(self.paper)
         if not isinstance(self.id, str) or not self.id:
             raise ValueError("id must be a non-empty string")
-        if self.check not in CHECK_KINDS:
-            raise ValueError(f"check must be one of {CHECK_KINDS}, got {self.check!r}")
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         lo, hi = (self.lines, self.lines) if isinstance(self.lines, int) else tuple(self.lines)
         self.lines = (int(lo), int(hi))
-        self.quote = seed_lines(self.paper, *self.lines)
-        if self.verdict == "underspecified" and not self.missing:
-            raise ValueError("an underspecified claim must list what is missing (missing=[...])")
+        if self.verdict is not None and self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if not self.title:
-            self.title = self.paraphrase.split(". ")[0][:90]
-        self.conventions = list(self.conventions)
+            self.title = self.statement.split(". ")[0]
+        seen = set()
+        for k, s in enumerate(self.subclaims):
+            if s.id is None or not s.id.startswith(self.id + "/"):
+                s.id = f"{self.id}/{s.slug}"
+            if s.id in seen:
+                s.id = f"{s.id}-{k + 1}"
+            seen.add(s.id)
+        for k, c in enumerate(self.self_checks):
+            if c.id is None:
+                c.id = f"{self.id}/self/{slugify(c.name)}"
 
     def as_dict(self) -> dict:
-        d = dataclasses.asdict(self)
-        d["lines"] = list(self.lines)
-        d["seed_file"] = SEED_FILES[self.paper]
-        d["evidence"] = clean_evidence(self.evidence)
-        return d
+        return {"id": self.id, "paper": self.paper, "lines": list(self.lines), "statement": self.statement,
+                "title": self.title, "fragment": self.fragment, "quote": self.quote,
+                "conventions": list(self.conventions), "verdict": self.verdict, "scope": self.scope,
+                "aggregation": self.aggregation, "reason": self.reason,
+                "subclaims": [s.as_dict() for s in self.subclaims],
+                "self_checks": [c.as_dict() for c in self.self_checks],
+                "figures": clean_evidence(self.figures), "derivation": list(self.derivation),
+                "notes": list(self.notes), "revision": clean_evidence(self.revision),
+                "error": self.error, "withheld": bool(self.withheld)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Claim":
+        kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
+        kw["subclaims"] = [SubClaim.from_dict(s) for s in d.get("subclaims", [])]
+        kw["self_checks"] = [SelfCheck.from_dict(s) for s in d.get("self_checks", [])]
+        for k in ("conventions", "figures", "derivation", "notes"):
+            kw[k] = kw.get(k) or []
+        kw["revision"] = kw.get("revision") or {}
+        kw["reason"] = kw.get("reason") or ""
+        kw["fragment"] = kw.get("fragment") or ""
+        kw["quote"] = kw.get("quote") or ""
+        kw["withheld"] = bool(kw.get("withheld"))
+        return cls(**kw)
 
 
 class Ledger:
-    """All claims of one paper, in the order they were added.
+    """All claims of one paper, in seed order, with the run's mode, seed and decision settings.
 
-    >>> led = Ledger("nonlinear", "004", "What can linear attention learn from nonlinear teachers")
-    >>> led.paper
-    '004'
+    >>> led = Ledger("nonlinear", "004", "What can linear attention learn", mode="quick", seed=1)
+    >>> led.counts()["confirmed"], led.preliminary
+    (0, True)
     """
 
-    def __init__(self, key: str, paper: str, title: str, conventions: list[str] | None = None,
-                 parameters: dict | None = None):
+    def __init__(self, key: str, paper: str, title: str, conventions=None, parameters: dict | None = None,
+                 mode: str = "quick", seed: int | None = None, seed_file: str = "", decision: dict | None = None):
         self.key = key
-        self.paper = paper_id(paper)
+        self.paper = str(paper)
         self.title = title
-        self.conventions = list(conventions or [])   # paper-wide conventions section
-        self.parameters = dict(parameters or {})     # run sizes, seeds used, etc.
+        # conventions: list of (id, text)
+        self.conventions = [tuple(c) if not isinstance(c, str) else (f"C{i + 1}", c)
+                            for i, c in enumerate(conventions or [])]
+        self.parameters = dict(parameters or {})
+        self.mode = mode
+        self.seed = seed
+        self.seed_file = seed_file
+        self.decision = dict(decision or {})
         self.claims: list[Claim] = []
+
+    @property
+    def preliminary(self) -> bool:
+        return self.mode != "full"
 
     def add(self, claim: Claim) -> "Ledger":
         if claim.paper != self.paper:
@@ -195,30 +352,42 @@ class Ledger:
 
     def counts(self) -> dict:
         out = {v: 0 for v in VERDICTS}
+        out["withheld"] = 0
         for c in self.claims:
-            out[c.verdict] += 1
+            if c.withheld or c.verdict is None:
+                out["withheld"] += 1
+            else:
+                out[c.verdict] += 1
         return out
 
+    @property
+    def self_checks(self) -> list:
+        return [s for c in self.claims for s in c.self_checks]
+
+    @property
+    def self_check_failed(self) -> bool:
+        return any(s.passed is False for s in self.self_checks)
+
+    @property
+    def errors(self) -> list:
+        return [c.id for c in self.claims if c.error]
+
     def as_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "paper": self.paper,
-            "seed_file": SEED_FILES[self.paper],
-            "title": self.title,
-            "conventions": self.conventions,
-            "parameters": clean_evidence(self.parameters),
-            "counts": self.counts(),
-            "claims": [c.as_dict() for c in self.claims],
-        }
+        return {"key": self.key, "paper": self.paper, "seed_file": self.seed_file, "title": self.title,
+                "mode": self.mode, "seed": self.seed, "preliminary": self.preliminary,
+                "decision": clean_evidence(self.decision),
+                "conventions": [{"id": i, "text": t} for i, t in self.conventions],
+                "parameters": clean_evidence(self.parameters), "counts": self.counts(),
+                "self_check_failed": self.self_check_failed, "errors": self.errors,
+                "claims": [c.as_dict() for c in self.claims]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Ledger":
-        led = cls(d["key"], d["paper"], d["title"], d.get("conventions"), d.get("parameters"))
+        led = cls(d["key"], d["paper"], d["title"], [(c["id"], c["text"]) for c in d.get("conventions", [])],
+                  d.get("parameters"), mode=d.get("mode", "quick"), seed=d.get("seed"),
+                  seed_file=d.get("seed_file", ""), decision=d.get("decision"))
         for c in d["claims"]:
-            kw = {k: c[k] for k in ("id", "paper", "lines", "paraphrase", "conventions", "check",
-                                    "verdict", "summary", "evidence", "derivation", "figures",
-                                    "missing", "title")}
-            led.claims.append(Claim(**kw))
+            led.claims.append(Claim.from_dict(c))
         return led
 
 

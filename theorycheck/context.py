@@ -1,12 +1,16 @@
-"""Run context shared by every paper's checks: mode, seed, output folder, figures.
+"""Run context handed to every task (claim or fixture): mode, seed, per-task seeds, figures.
 
-``RunContext.seed_for(name)`` derives a stable per-check seed from the run seed
-and the check's name (SHA-256), so adding or reordering checks never changes
-the numbers of another check.
+``RunContext.seed_for(name)`` derives a stable 32-bit seed from the run seed and a name
+(SHA-256), so a task's numbers depend only on the run seed and its own names — never on the
+order or the process in which tasks run, nor on other claims. Figures are rendered in memory
+(``save_figure`` keeps PNG and PDF bytes and a caption) and written by the driver, so a task can
+run in a worker process or on a remote Dask worker.
 
 >>> ctx = RunContext(mode="quick", seed=1)
 >>> ctx.seed_for("a") == RunContext(seed=1).seed_for("a") != ctx.seed_for("b")
 True
+>>> ctx.quick, ctx.full
+(True, False)
 """
 from __future__ import annotations
 
@@ -16,31 +20,31 @@ from pathlib import Path
 
 from .validate import check_choice, check_int
 
-__all__ = ["RunContext", "DEFAULT_SEED"]
+__all__ = ["RunContext", "DEFAULT_SEED", "MODES"]
 
 DEFAULT_SEED = 20261129
+MODES = ("quick", "full")
 
 
 @dataclass
 class RunContext:
-    """Where and how a paper's checks run.
+    """Where and how a task runs.
 
-    mode : ``"quick"`` (small sizes, all papers in about two minutes) or
-        ``"full"`` (the papers' own sizes).
+    mode : ``"quick"`` (small sizes; preliminary) or ``"full"`` (the papers' own sizes; of record).
     seed : the run seed (non-negative integer).
-    out : output folder (``reports/`` by default); figures go to ``out/figures``.
+    out : the report folder (used only by code that writes files itself; tasks should not).
     """
 
     mode: str = "quick"
     seed: int = DEFAULT_SEED
-    out: Path = Path("reports")
-    progress: bool = True
-    log: list = field(default_factory=list)
+    out: Path | None = None
+    figures: list = field(default_factory=list)
 
     def __post_init__(self):
-        check_choice("mode", self.mode, ("quick", "full"))
+        check_choice("mode", self.mode, MODES)
         self.seed = check_int("seed", self.seed, minimum=0)
-        self.out = Path(self.out)
+        if self.out is not None:
+            self.out = Path(self.out)
 
     @property
     def quick(self) -> bool:
@@ -51,12 +55,20 @@ class RunContext:
         return self.mode == "full"
 
     def seed_for(self, name: str) -> int:
-        """Stable 32-bit seed for the check called ``name``."""
+        """Stable 32-bit seed for the computation called ``name``."""
         h = hashlib.sha256(f"{self.seed}:{name}".encode()).digest()
         return int.from_bytes(h[:4], "little")
 
-    def save_figure(self, fig, stem: str) -> str:
-        """Save ``fig`` as ``out/figures/<stem>.png`` and ``.pdf`` (deterministic); return ``stem``."""
-        from .figures import save_figure
-        save_figure(fig, self.out / "figures", stem)
+    def save_figure(self, fig, stem: str, caption: str = "") -> str:
+        """Render ``fig`` to PNG and PDF bytes (deterministic) and keep them with ``caption``; return ``stem``.
+
+        The caption states what is plotted, the setting and the sample size.
+        """
+        from .figures import render_figure
+        if not isinstance(stem, str) or not stem or any(c in stem for c in "/\\ "):
+            raise ValueError(f"stem must be a non-empty file stem without '/', '\\\\' or spaces, got {stem!r}")
+        if any(f["stem"] == stem for f in self.figures):
+            raise ValueError(f"figure stem {stem!r} used twice in one task")
+        png, pdf = render_figure(fig)
+        self.figures.append({"stem": stem, "caption": str(caption), "png": png, "pdf": pdf})
         return stem

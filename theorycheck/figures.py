@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["new_figure", "save_figure", "plt"]
+__all__ = ["new_figure", "save_figure", "render_figure", "write_figure", "plt"]
 
 _STYLE = {"figure.dpi": 100, "savefig.dpi": 120, "font.size": 9, "axes.grid": True,
           "grid.alpha": 0.3, "svg.hashsalt": "theorycheck"}
@@ -23,6 +23,28 @@ def new_figure(ncols: int = 1, nrows: int = 1, width: float = 5.0, height: float
     with matplotlib.rc_context(_STYLE):
         fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     return fig, (axes[0, 0] if nrows == ncols == 1 else axes)
+
+
+def render_figure(fig) -> tuple[bytes, bytes]:
+    """``(png_bytes, pdf_bytes)`` of ``fig`` without run-dependent metadata; closes the figure."""
+    import io
+    fig.tight_layout()
+    png, pdf = io.BytesIO(), io.BytesIO()
+    fig.savefig(png, format="png", metadata={"Software": None})
+    fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
+                                             "Creator": None})
+    plt.close(fig)
+    return png.getvalue(), pdf.getvalue()
+
+
+def write_figure(folder: Path, stem: str, png: bytes, pdf: bytes) -> None:
+    """Write rendered figure bytes as ``folder/stem.png`` and ``.pdf`` (only when they changed)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for ext, data in (("png", png), ("pdf", pdf)):
+        p = folder / f"{stem}.{ext}"
+        if not p.exists() or p.read_bytes() != data:
+            p.write_bytes(data)
 
 
 def save_figure(fig, folder: Path, stem: str) -> None:

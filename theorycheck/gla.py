@@ -59,6 +59,8 @@ from scipy import optimize, signal
 from . import gaussian
 from .generated import gla_loss as _gen
 from .montecarlo import MeanEstimate, RunningMean, rngs
+from .models.attention import gla_forward as _gla_forward
+from .models.prompts import ar1_drift_prompts as _sample_tokens
 from .validate import check_bool, check_int, check_psd, check_real
 
 __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train_error",
@@ -484,28 +486,6 @@ def irreducible_floor(Lambda, sigma_e2, noise=0.0) -> float:
 
 
 # ------------------------------------------------------------------ Monte Carlo of the recursion
-def _sample_tokens(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise):
-    d = L.shape[0]
-    X = gaussian.sample(L, size * (n + 1), rng).reshape(size, n + 1, d)
-    w = math.sqrt(sigma_w2) * rng.standard_normal((size, d))
-    Y = np.empty((size, n + 1))
-    for i in range(n + 1):
-        w = gamma * w + math.sqrt(sigma_e2) * rng.standard_normal((size, d))
-        Y[:, i] = np.einsum("bd,bd->b", X[:, i], w) + math.sqrt(noise) * rng.standard_normal(size)
-    return X, Y
-
-
-def _gla_forward(X, Y, lam, W_KQ, W_V):
-    """The recursion S_i = λ S_{i-1} + (W_V z_i) z_iᵀ (keys k_i = z_i, query W_KQ z_{n+1})."""
-    size, T, d = X.shape
-    S = np.zeros((size, d + 1, d + 1))
-    for i in range(T):
-        z = np.concatenate([X[:, i], (Y[:, i] if i < T - 1 else np.zeros(size))[:, None]], axis=1)
-        v = z @ W_V.T
-        S = lam * S + v[:, :, None] * z[:, None, :]
-    zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
-    o = np.einsum("bij,bj->bi", S, zq @ W_KQ.T)
-    return o[:, d]
 
 
 def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None, W_V=None,

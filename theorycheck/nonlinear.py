@@ -54,17 +54,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Sequence
 
 import mpmath
 import numpy as np
-import scipy.linalg as sla
 import sympy as sp
 from scipy.optimize import brentq
 
 from . import hermite
 from .montecarlo import MeanEstimate, rngs
+from .models.attention import reduced_features as _features
+from .models.prompts import context_statistics, draw_tasks as _draw_tasks
+from .models.ridge import fit_prefixes as _fit_all
 from .validate import check_int, check_real, check_bool, check_psd
 
 __all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "mp_resolvent",
@@ -544,93 +544,6 @@ class SimResult:
     def estimate(self, i: int = 0) -> MeanEstimate:
         """:class:`MeanEstimate` for the i-th τ (for :func:`theorycheck.montecarlo.compare`)."""
         return MeanEstimate(float(self.mean[i]), float(self.se[i]), self.trials * self.n_test)
-
-
-def _draw_tasks(rng, k, d, c_sqrt, normalize):
-    W = rng.standard_normal((k, d))
-    if c_sqrt is not None:
-        W = W * c_sqrt
-    if normalize:
-        W *= math.sqrt(d) / np.linalg.norm(W, axis=1, keepdims=True)
-    return W
-
-
-def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048):
-    r"""``(u, s)`` for one prompt per row of ``W`` (tasks), context length ``ell``.
-
-    ``method="direct"``: draw the :math:`\ell\times d` inputs and form
-    :math:`u=\frac d\ell\sum y_ix_i`, :math:`s=\frac1\ell\sum y_i^2`.
-    ``method="projected"`` (same joint law, :math:`O(\ell+d)` per prompt): with
-    :math:`t_i=x_i^\top w\sim\mathcal N(0,\|w\|^2/d)` and :math:`\hat w=w/\|w\|`, the component of
-    :math:`x_i` orthogonal to :math:`w` is :math:`\mathcal N(0,P_\perp/d)` and independent of
-    :math:`t_i`, so :math:`\sum_iy_iP_\perp x_i\mid y\sim\mathcal N(0,\frac{\sum y_i^2}{d}P_\perp)` and
-    :math:`u=\frac d\ell[\hat w\sum_iy_it_i/\|w\|+\sqrt{\textstyle\sum y_i^2/d}\,P_\perp\zeta]`,
-    :math:`\zeta\sim\mathcal N(0,I_d)`.
-    """
-    n, d = W.shape
-    U = np.empty((n, d))
-    S = np.empty(n)
-    sr = math.sqrt(rho)
-    for a in range(0, n, chunk):
-        w = W[a:a + chunk]
-        m = w.shape[0]
-        norms = np.linalg.norm(w, axis=1)
-        if method == "direct":
-            X = rng.standard_normal((m, ell, d)) / math.sqrt(d)
-            t = np.einsum("mld,md->ml", X, w)
-            y = fn(t) + sr * rng.standard_normal((m, ell))
-            U[a:a + m] = (d / ell) * np.einsum("ml,mld->md", y, X)
-        else:
-            t = rng.standard_normal((m, ell)) * (norms / math.sqrt(d))[:, None]
-            y = fn(t) + sr * rng.standard_normal((m, ell))
-            what = w / norms[:, None]
-            par = np.sum(y * t, axis=1) / norms
-            zeta = rng.standard_normal((m, d))
-            zeta -= np.sum(zeta * what, axis=1, keepdims=True) * what
-            y2 = np.sum(y * y, axis=1)
-            U[a:a + m] = (d / ell) * (par[:, None] * what + np.sqrt(y2 / d)[:, None] * zeta)
-        S[a:a + m] = np.sum(y * y, axis=1) / ell
-    return U, S
-
-
-def _features(xq, U, S):
-    """Rows vec(x_test [u^T, s]) in row-major order: index i*(d+1)+j."""
-    n, d = U.shape
-    Z = np.concatenate([U, S[:, None]], axis=1)
-    return (xq[:, :, None] * Z[:, None, :]).reshape(n, d * (d + 1))
-
-
-def _fit_all(X, y, ns, d, lam):
-    """Ridge / min-norm fits on the prefixes X[:n] for each n in ns (ascending). Returns list of γ."""
-    p = X.shape[1]
-    out = []
-    G = np.zeros((p, p))
-    r = np.zeros(p)
-    done = 0
-    for n in ns:
-        pen = (n / d) * lam
-        if n <= p:
-            Xn = X[:n]
-            K = Xn @ Xn.T
-            K[np.diag_indices_from(K)] += pen
-            try:
-                a = np.linalg.solve(K, y[:n])
-            except np.linalg.LinAlgError:
-                a = sla.lstsq(K, y[:n])[0]
-            out.append(Xn.T @ a)
-        else:
-            if done < n:
-                blk = X[done:n]
-                G += blk.T @ blk
-                r += blk.T @ y[done:n]
-                done = n
-            A = G.copy()
-            A[np.diag_indices_from(A)] += pen
-            try:
-                out.append(np.linalg.solve(A, r))
-            except np.linalg.LinAlgError:
-                out.append(sla.lstsq(X[:n], y[:n])[0])
-    return out
 
 
 def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0, n_test=2000,

@@ -1,0 +1,207 @@
+r"""Forward passes of the attention models the papers analyse.
+
+Gated linear attention (paper 000)
+    :func:`gla_forward` — the full parametrisation: the recursion
+    :math:`S_i=\lambda S_{i-1}+(W_Vz_i)z_i^\top` over tokens :math:`z_i=(x_i,y_i)` (query token
+    included with label slot 0), prediction :math:`(S_{n+1}W_{KQ}z_{n+1})_{d+1}`; :math:`\lambda=1`
+    is linear attention. :func:`gla_stream_errors` — the reduced parametrisation run as a
+    streaming predictor, :math:`\hat y_t=x_t^\top\Gamma h_t`, :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`.
+One-layer linear self-attention on sequence tokens (paper 001)
+    :func:`token_matrix`, :func:`attention_forward`, :func:`attention_predict`,
+    :func:`attention_loss_and_grad`, :func:`effective_coefficients`:
+    :math:`T_\theta(Y_0)=Y_0+\tfrac1nW_VY_0M(Y_0^\top W_{QK}Y_0)`, prediction the entry
+    :math:`(s+1,T-s)`.
+Reduced linear attention on context statistics (paper 004)
+    :func:`reduced_features` — :math:`\hat y=\langle\Gamma,x_{\rm test}[u^\top,s]\rangle_F`.
+
+>>> X = np.ones((1, 2, 1)); Y = np.array([[2.0, 5.0]])
+>>> float(gla_forward(X, Y, 1.0, np.eye(2), np.eye(2))[0])      # (y_1 x_1 + 0) x_q = 2
+2.0
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..validate import check_int, check_real
+from .filters import check_streams
+
+__all__ = ["gla_forward", "gla_stream_errors", "token_matrix", "attention_forward", "attention_predict",
+           "attention_loss_and_grad", "effective_coefficients", "reduced_features"]
+
+
+def gla_forward(X, Y, lam, W_KQ, W_V):
+    """The recursion S_i = λ S_{i-1} + (W_V z_i) z_iᵀ (keys k_i = z_i, query W_KQ z_{n+1})."""
+    size, T, d = X.shape
+    S = np.zeros((size, d + 1, d + 1))
+    for i in range(T):
+        z = np.concatenate([X[:, i], (Y[:, i] if i < T - 1 else np.zeros(size))[:, None]], axis=1)
+        v = z @ W_V.T
+        S = lam * S + v[:, :, None] * z[:, None, :]
+    zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
+    o = np.einsum("bij,bj->bi", S, zq @ W_KQ.T)
+    return o[:, d]
+
+
+def gla_stream_errors(X, Y, lam, Gamma):
+    r"""A priori squared errors of GLA with fixed Γ: :math:`\hat y_t=x_t^\top\Gamma h_t`.
+
+    :math:`h_1=0`, :math:`h_{t+1}=\lambda(h_t+y_tx_t)` so :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`.
+
+    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
+    >>> gla_stream_errors(X, Y, 0.5, np.eye(1))[:, 0].tolist()    # ŷ_2 = 0.5
+    [1.0, 0.25]
+    """
+    X, Y = check_streams(X, Y)
+    lam = check_real("lam", lam, 0.0, 1.0, low_open=True)
+    G = np.asarray(Gamma, dtype=float)
+    T, R, d = X.shape
+    if G.shape != (d, d):
+        raise ValueError(f"Gamma must have shape ({d}, {d}), got {G.shape}")
+    h = np.zeros((R, d))
+    E = np.empty((T, R))
+    for t in range(T):
+        e = Y[t] - np.einsum("rd,rd->r", X[t], h @ G.T)
+        E[t] = e * e
+        h = lam * (h + Y[t][:, None] * X[t])
+    return E
+
+
+def _check_Y(Y, s):
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim == 1:
+        Y = Y[None]
+    if Y.ndim != 2:
+        raise ValueError(f"Y must have shape (B, T), got {Y.shape}")
+    if Y.shape[1] < s + 3:
+        raise ValueError(f"Y must have T >= s + 3 = {s + 3} time steps, got T = {Y.shape[1]}")
+    if not np.all(np.isfinite(Y)):
+        raise ValueError("Y must be finite")
+    return Y
+
+
+def token_matrix(Y, s: int) -> np.ndarray:
+    r"""The prompt :math:`Y_0` (B, s+1, T-s): columns :math:`[\bar y_i; y_{i+s}]`, :math:`i=1..T-s-1`,
+    and the query :math:`[\bar y_{T-s}; 0]`.
+
+    >>> token_matrix(np.arange(1.0, 6.0), 1)[0]
+    array([[1., 2., 3., 4.],
+           [2., 3., 4., 0.]])
+    """
+    s = check_int("s", s, minimum=1)
+    Y = _check_Y(Y, s)
+    B, T = Y.shape
+    N = T - s
+    idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
+    idx = np.minimum(idx, T - 1)
+    Y0 = Y[:, idx]
+    Y0[:, s, N - 1] = 0.0
+    return Y0
+
+
+def _check_weights(W_QK, W_V):
+    W_QK = np.asarray(W_QK, dtype=float)
+    W_V = np.asarray(W_V, dtype=float)
+    if W_QK.ndim != 2 or W_QK.shape[0] != W_QK.shape[1] or W_QK.shape[0] < 2:
+        raise ValueError(f"W_QK must be a square (s+1, s+1) matrix with s >= 1, got shape {W_QK.shape}")
+    if W_V.shape != W_QK.shape:
+        raise ValueError(f"W_V must have the shape of W_QK {W_QK.shape}, got {W_V.shape}")
+    if not (np.all(np.isfinite(W_QK)) and np.all(np.isfinite(W_V))):
+        raise ValueError("W_QK and W_V must be finite")
+    return W_QK, W_V, W_QK.shape[0] - 1
+
+
+def attention_forward(W_QK, W_V, Y0) -> np.ndarray:
+    r"""Full output :math:`T_\theta(Y_0)=Y_0+\frac1n W_VY_0M(Y_0^\top W_{QK}Y_0)` (B, s+1, N).
+
+    >>> Y0 = token_matrix(np.arange(1.0, 6.0), 1)
+    >>> out = attention_forward(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y0)
+    >>> float(out[0, 1, 3]) == 4 * (1 * 2 + 2 * 3 + 3 * 4) / 3
+    True
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y0 = np.asarray(Y0, dtype=float)
+    if Y0.ndim == 2:
+        Y0 = Y0[None]
+    if Y0.ndim != 3 or Y0.shape[1] != s + 1 or Y0.shape[2] < 2:
+        raise ValueError(f"Y0 must have shape (B, {s + 1}, N) with N >= 2, got {Y0.shape}")
+    N = Y0.shape[2]
+    n = N - 1
+    mask = np.ones(N)
+    mask[-1] = 0.0
+    left = np.einsum("ij,bjk->bik", W_V, Y0) * mask[None, None, :]       # W_V Y0 M
+    right = np.einsum("bji,jk,bkl->bil", Y0, W_QK, Y0)                     # Y0^T W_QK Y0
+    return Y0 + np.einsum("bik,bkl->bil", left, right) / n
+
+
+def attention_predict(W_QK, W_V, Y) -> np.ndarray:
+    r""":math:`\hat y_T`: entry :math:`(s+1, T-s)` of :math:`T_\theta(Y_0)` for each row of ``Y``
+    (shape (B, T)); ``s`` is read from the weights' shape ``(s+1, s+1)``.
+
+    >>> Y = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
+    >>> attention_predict(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)
+    array([26.66666667])
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y0 = token_matrix(Y, s)
+    return attention_forward(W_QK, W_V, Y0)[:, s, -1]
+
+
+def _gram_query(Y, s):
+    Y0 = token_matrix(Y, s)
+    Z = Y0[:, :, :-1]
+    G = np.einsum("bin,bjn->bij", Z, Z) / Z.shape[2]
+    q = Y0[:, :, -1]
+    return G, q
+
+
+def attention_loss_and_grad(W_QK, W_V, Y):
+    r"""Halved loss :math:`\frac1{2B}\sum_b(\hat y_{T,b}-y_{T,b})^2` and its analytic gradients.
+
+    With :math:`\hat y = v^\top G W q` (:math:`v` last row of :math:`W_V`):
+    :math:`\partial\hat y/\partial W_{QK} = (Gv)q^\top`, :math:`\partial\hat y/\partial v = GWq`,
+    other rows of :math:`W_V` have zero gradient. Returns ``(loss, grad_QK, grad_V)``.
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    Y = _check_Y(Y, s)
+    G, q = _gram_query(Y, s)
+    v = W_V[s]
+    Wq = q @ W_QK.T                                   # (B, s+1)
+    GWq = np.einsum("bij,bj->bi", G, Wq)
+    yhat = GWq @ v
+    r = (yhat - Y[:, -1]) / Y.shape[0]
+    loss = 0.5 * float(np.mean((yhat - Y[:, -1]) ** 2))
+    Gv = np.einsum("bij,j->bi", G, v)
+    gQK = np.einsum("b,bi,bj->ij", r, Gv, q)
+    gV = np.zeros_like(W_V)
+    gV[s] = r @ GWq
+    return loss, gQK, gV
+
+
+def effective_coefficients(W_QK, W_V) -> np.ndarray:
+    r"""Coefficients :math:`C_{klj}` of :math:`\hat y=\sum_{k\le l}\sum_j C_{klj}G_{kl}q_j`
+    (0-based, shape (s+1, s+1, s), upper triangle in (k, l), zeros below):
+    :math:`C_{kkj}=v_kW_{kj}`, :math:`C_{klj}=v_kW_{lj}+v_lW_{kj}` (k < l). These are the
+    loss-relevant, symmetry-invariant combinations of the weights.
+
+    >>> C = effective_coefficients(np.array([[3.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]))
+    >>> C[:, :, 0]
+    array([[0., 3.],
+           [0., 0.]])
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    v = W_V[s]
+    W = W_QK[:, :s]
+    outer = v[:, None, None] * W[None, :, :]                 # v_k W_lj
+    C = outer + outer.transpose(1, 0, 2)
+    iu = np.triu(np.ones((s + 1, s + 1)), 1)
+    C = C * iu[:, :, None] + np.einsum("kkj->kj", outer)[:, None, :] * np.eye(s + 1)[:, :, None]
+    return C
+
+
+def reduced_features(xq, U, S):
+    r"""Features of the reduced linear-attention predictor (paper 004): rows
+    :math:`\mathrm{vec}(x_{\rm test}[u^\top,s])` in row-major order (index ``i*(d+1)+j``), so that
+    :math:`\hat y=\langle\Gamma,H\rangle_F` is the dot product of a row with :math:`\mathrm{vec}\,\Gamma`."""
+    n, d = U.shape
+    Z = np.concatenate([U, S[:, None]], axis=1)
+    return (xq[:, :, None] * Z[:, None, :]).reshape(n, d * (d + 1))

@@ -1,0 +1,286 @@
+r"""Linear dynamical systems: batches of systems, the four priors of paper 001, trajectories.
+
+Model: :math:`x_0\sim\mathcal N(0,\sigma_0^2 I_d)`; for :math:`t=1..T`:
+:math:`x_t = A x_{t-1} + w_t`, :math:`w_t\sim\mathcal N(0,\Sigma_w)`;
+:math:`y_t = c^\top x_t + v_t`, :math:`v_t\sim\mathcal N(0,\sigma_v^2)`; all noises independent.
+Per system, :math:`(y_1..y_T)` is centred Gaussian with autocovariance (1-based, :math:`s\le t`)
+:math:`K(s,t) = c^\top A^{t-s} P_s c + \sigma_v^2\delta_{st}`, :math:`P_0=\sigma_0^2 I`,
+:math:`P_s = A P_{s-1}A^\top + \Sigma_w` (:func:`lds_autocovariance`).
+
+Priors (the paper's settings; every law is a parameter because the source gives none):
+(a) :class:`DiagonalLDSPrior`, (b) :class:`OrthogonalLDSPrior`, (c) :class:`AnisotropicNoiseLDSPrior`,
+(d) :class:`NonNormalLDSPrior`; :func:`make_prior` builds one by setting letter. All are centrally
+symmetric (:math:`A` and :math:`-A` equally likely).
+
+>>> prior = make_prior("a", d=2)
+>>> sysm = prior.sample(np.random.default_rng(0), 3)
+>>> simulate_lds(sysm, 5, np.random.default_rng(1)).shape
+(3, 5)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..validate import check_choice, check_int, check_psd, check_real
+
+__all__ = ["LDSBatch", "DiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior", "NonNormalLDSPrior",
+           "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds"]
+
+@dataclass(frozen=True)
+class LDSBatch:
+    r"""A batch of ``B`` linear dynamical systems (see the module docstring for the model).
+
+    ``A`` (B, d, d), ``c`` (B, d), ``Sigma_w`` (B, d, d); ``sigma0`` and ``sigma_v`` are scalars
+    shared by the batch.
+    """
+
+    A: np.ndarray
+    c: np.ndarray
+    Sigma_w: np.ndarray
+    sigma0: float
+    sigma_v: float
+
+    def __len__(self) -> int:
+        return self.A.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.A.shape[1]
+
+    def negate(self) -> "LDSBatch":
+        """The same systems with :math:`A\\to -A` (the prior's central symmetry)."""
+        return LDSBatch(-self.A, self.c, self.Sigma_w, self.sigma0, self.sigma_v)
+
+    def autocovariance(self, T: int) -> np.ndarray:
+        """Exact :math:`K(s,t)` of :math:`(y_1..y_T)` per system, shape (B, T, T)."""
+        return lds_autocovariance(self, T)
+
+    def simulate(self, T: int, rng: np.random.Generator) -> np.ndarray:
+        """One trajectory :math:`(y_1..y_T)` per system, shape (B, T)."""
+        return simulate_lds(self, T, rng)
+
+def _noise_sqrt(S: np.ndarray) -> np.ndarray:
+    w, V = np.linalg.eigh(S)
+    return V * np.sqrt(np.clip(w, 0.0, None))[..., None, :]
+
+def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
+    r"""Autocovariance :math:`K_{st}=\mathrm{Cov}(y_s,y_t)`, :math:`1\le s,t\le T` (0-based array).
+
+    :math:`K(s,t)=c^\top A^{t-s}P_sc+\sigma_v^2\delta_{st}` for :math:`s\le t`, with
+    :math:`P_0=\sigma_0^2I`, :math:`P_s=AP_{s-1}A^\top+\Sigma_w`.
+
+    >>> sysm = DiagonalLDSPrior(1, 0.5, 1.0, 1.0, 0.0).sample(np.random.default_rng(0), 1)
+    >>> a = sysm.A[0, 0, 0]; K = lds_autocovariance(sysm, 2)[0]
+    >>> bool(np.isclose(K[0, 0], a * a + 1) and np.isclose(K[0, 1], a * K[0, 0]))
+    True
+    """
+    T = check_int("T", T, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
+    Pc = np.empty((B, T, d))
+    for t in range(T):
+        P = A @ P @ A.transpose(0, 2, 1) + Sw
+        Pc[:, t] = np.einsum("bij,bj->bi", P, c)
+    R = np.empty((B, T, d))          # R[k] = (A^T)^k c
+    R[:, 0] = c
+    At = A.transpose(0, 2, 1)
+    for k in range(1, T):
+        R[:, k] = np.einsum("bij,bj->bi", At, R[:, k - 1])
+    K = np.zeros((B, T, T))
+    for s in range(T):
+        # K[s, t] = r_{t-s}^T P_s c for t >= s
+        K[:, s, s:] = np.einsum("bkd,bd->bk", R[:, : T - s], Pc[:, s])
+    iu = np.triu_indices(T, 1)
+    K[:, iu[1], iu[0]] = K[:, iu[0], iu[1]]
+    K += systems.sigma_v ** 2 * np.eye(T)
+    return K
+
+def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndarray:
+    """Simulate :math:`y_1..y_T` for every system of the batch (shape (B, T))."""
+    T = check_int("T", T, minimum=1)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    A, c = systems.A, systems.c
+    B, d, _ = A.shape
+    eye = np.eye(d)
+    Sw = systems.Sigma_w
+    Z = rng.standard_normal((B, T, d))
+    if np.all(Sw * (1 - eye) == 0):
+        Wn = Z * np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))[:, None, :]
+    else:
+        Wn = np.einsum("bij,btj->bti", _noise_sqrt(Sw), Z)
+    diag = bool(np.all(A * (1 - eye) == 0))
+    a = np.einsum("bii->bi", A) if diag else None
+    x = systems.sigma0 * rng.standard_normal((B, d))
+    Y = np.empty((B, T))
+    for t in range(T):
+        x = (a * x if diag else np.einsum("bij,bj->bi", A, x)) + Wn[:, t]
+        Y[:, t] = np.einsum("bi,bi->b", c, x)
+    Y += systems.sigma_v * rng.standard_normal((B, T))
+    return Y
+
+class _LDSPrior:
+    """Common part of the four system priors (see the module docstring)."""
+
+    setting = "?"
+
+    def __init__(self, d, a_max, sigma0, sigma_v):
+        self.d = check_int("d", d, minimum=1, maximum=64)
+        self.a_max = check_real("a_max", a_max, 0.0, 1.0)
+        self.sigma0 = check_real("sigma0", sigma0, 0.0)
+        self.sigma_v = check_real("sigma_v", sigma_v, 0.0)
+
+    def _eig(self, rng, size):
+        return rng.uniform(-self.a_max, self.a_max, size=(size, self.d))
+
+    def _sample(self, rng, size):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def sample(self, rng: np.random.Generator, size: int) -> LDSBatch:
+        """``size`` i.i.d. systems (an :class:`LDSBatch`)."""
+        size = check_int("size", size, minimum=1)
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        A, c, Sw = self._sample(rng, size)
+        return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
+
+    def autocovariance(self, T: int, systems: LDSBatch) -> np.ndarray:
+        """Exact autocovariance of :math:`(y_1..y_T)` per system, (B, T, T)."""
+        return lds_autocovariance(systems, T)
+
+    def describe(self) -> dict:
+        return {"setting": self.setting, "class": type(self).__name__, "d": self.d,
+                "a_max": self.a_max, "sigma0": self.sigma0, "sigma_v": self.sigma_v}
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.describe().items() if k not in ('setting', 'class'))})"
+
+class DiagonalLDSPrior(_LDSPrior):
+    r"""Setting (a): :math:`A=\mathrm{diag}(a_1..a_d)`, :math:`a_k\sim U[-a_{\max},a_{\max}]` i.i.d.,
+    :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2 I_d`.
+
+    >>> s = DiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.1).sample(np.random.default_rng(0), 3)
+    >>> s.A.shape, bool(np.all(s.c == 1))
+    ((3, 2, 2), True)
+    """
+
+    setting = "a"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v):
+        super().__init__(d, a_max, sigma0, sigma_v)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        A = a[:, :, None] * np.eye(self.d)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "sigma_w": self.sigma_w,
+                "law": "A = diag(a), a_k ~ U[-a_max, a_max] iid, c = 1, Sigma_w = sigma_w^2 I"}
+
+def _haar(rng, size, d):
+    Z = rng.standard_normal((size, d, d))
+    Q, R = np.linalg.qr(Z)
+    sgn = np.sign(np.einsum("bii->bi", R))
+    sgn[sgn == 0] = 1.0
+    return Q * sgn[:, None, :]
+
+class OrthogonalLDSPrior(DiagonalLDSPrior):
+    r"""Setting (b): :math:`A=Q^\top\mathrm{diag}(a)Q`, :math:`Q` Haar on :math:`O(d)`,
+    :math:`a_k\sim U[-a_{\max},a_{\max}]`, :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
+
+    setting = "b"
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        Q = _haar(rng, size, self.d)
+        A = np.einsum("bki,bk,bkj->bij", Q, a, Q)
+        A = 0.5 * (A + A.transpose(0, 2, 1))
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(),
+                "law": "A = Q^T diag(a) Q, Q Haar orthogonal, a_k ~ U[-a_max, a_max], c = 1, Sigma_w = sigma_w^2 I"}
+
+class AnisotropicNoiseLDSPrior(_LDSPrior):
+    r"""Setting (c): diagonal :math:`A` as in (a), :math:`c=\mathbf 1`, fixed anisotropic
+    :math:`\Sigma_w` (default :math:`\mathrm{diag}(\sigma_{w,k}^2)` with
+    :math:`\sigma_{w,k}=\sigma_w\cdot 4^{\,1/2-(k-1)/(d-1)}`, i.e. a 16-fold variance spread whose
+    geometric mean is :math:`\sigma_w^2`)."""
+
+    setting = "c"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, Sigma_w=None):
+        super().__init__(d, a_max, sigma0, sigma_v)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+        if Sigma_w is None:
+            expo = 0.5 - (np.arange(self.d) / max(self.d - 1, 1)) if self.d > 1 else np.zeros(1)
+            Sigma_w = np.diag((self.sigma_w * 4.0 ** expo) ** 2)
+        S = check_psd("Sigma_w", Sigma_w)
+        if S.shape != (self.d, self.d):
+            raise ValueError(f"Sigma_w must have shape ({self.d}, {self.d}), got {S.shape}")
+        self.Sigma_w = S
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        A = a[:, :, None] * np.eye(self.d)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.Sigma_w, (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "Sigma_w_diag": np.diag(self.Sigma_w).tolist(),
+                "law": "A = diag(a), a_k ~ U[-a_max, a_max], c = 1, Sigma_w fixed anisotropic"}
+
+class NonNormalLDSPrior(DiagonalLDSPrior):
+    r"""Setting (d): :math:`A=P^{-1}\mathrm{diag}(a)P`, :math:`P=I+\kappa U` with :math:`U`
+    strictly upper triangular, i.i.d. :math:`\mathcal N(0,1)` entries (always invertible; non-normal
+    for :math:`\kappa>0`), :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
+
+    setting = "d"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, coupling=0.5):
+        super().__init__(d, a_max, sigma0, sigma_w, sigma_v)
+        self.coupling = check_real("coupling", coupling, 0.0)
+
+    def _sample(self, rng, size):
+        a = self._eig(rng, size)
+        U = np.triu(rng.standard_normal((size, self.d, self.d)), 1)
+        P = np.eye(self.d) + self.coupling * U
+        Pinv = np.linalg.inv(P)
+        A = Pinv @ (a[:, :, None] * P)
+        c = np.ones((size, self.d))
+        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
+        return A, c, Sw
+
+    def describe(self):
+        return {**super().describe(), "coupling": self.coupling,
+                "law": "A = P^-1 diag(a) P, P = I + coupling*strict-upper N(0,1), a_k ~ U[-a_max, a_max], c = 1"}
+
+SETTINGS = {"a": DiagonalLDSPrior, "b": OrthogonalLDSPrior, "c": AnisotropicNoiseLDSPrior,
+            "d": NonNormalLDSPrior}
+
+def make_prior(setting: str, d: int = 5, a_max: float = 0.95, sigma0: float = 1.0,
+               sigma_w: float = 0.5, sigma_v: float = 0.5):
+    """Prior of setting ``'a'``..``'d'`` with the toolkit's default parameters (not the paper's:
+    the paper does not state them).
+
+    >>> make_prior("b").describe()["setting"]
+    'b'
+    """
+    check_choice("setting", setting, tuple(SETTINGS))
+    return SETTINGS[setting](d, a_max, sigma0, sigma_w, sigma_v)
+
+def _check_prior(prior):
+    if not isinstance(prior, _LDSPrior):
+        raise ValueError(f"prior must be one of the LDS priors {sorted(c.__name__ for c in SETTINGS.values())}, "
+                         f"got {type(prior).__name__}")
+    return prior

@@ -1,0 +1,190 @@
+r"""Classical filters: LMS, RLS and Kalman on AR(1)-drifting regression streams (paper 000), and the
+Kalman / oracle AR(s) predictors of linear dynamical systems (paper 001).
+
+Stream (same model as :mod:`theorycheck.gla`): :math:`w_0\sim\mathcal N(0,\sigma_w^2I_d)`,
+:math:`w_t=\gamma w_{t-1}+e_t`, :math:`x_t\sim\mathcal N(0,\Lambda)`,
+:math:`y_t=\langle w_t,x_t\rangle+\varepsilon_t` for :math:`t=1..T`.
+
+Every filter here is run *batched* over independent runs (axis 1) and returns the **a priori**
+(one-step-ahead) squared errors :math:`(y_t-\hat w_{t-1}^\top x_t)^2`, shape ``(T, runs)``: the
+prediction of :math:`y_t` uses only :math:`(x_s,y_s)_{s<t}` and :math:`x_t`, exactly like the
+GLA query. Conventions of the filters (all start from :math:`\hat w_0=0`):
+
+* LMS, step :math:`\mu`: :math:`\hat w_t=\hat w_{t-1}+\mu e_tx_t` (padasip ``FilterLMS(mu)``).
+* RLS, forgetting factor :math:`\beta\in(0,1]` and :math:`P_0=\delta^{-1}I`:
+  :math:`k_t=P_{t-1}x_t/(\beta+x_t^\top P_{t-1}x_t)`, :math:`\hat w_t=\hat w_{t-1}+k_te_t`,
+  :math:`P_t=(P_{t-1}-k_tx_t^\top P_{t-1})/\beta` (padasip ``FilterRLS(mu=β, eps=δ)``).
+  For :math:`\beta` small (effective window :math:`1/(1-\beta)` not much larger than d) the
+  recursion is numerically unstable; runs whose estimate leaves the finite range get ``inf``
+  errors (never NaN) and are reported as diverged by the callers (never silently dropped).
+* Kalman filter with the true (γ, σ_w², σ_e², noise): the Bayes-optimal one-step predictor
+  (a lower bound for every method, given the true model).
+* GLA stream: :math:`\hat y_t=x_t^\top\Gamma h_t`, :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`
+  with a fixed Γ (the trained one for prompt length ``T-1`` by default).
+
+>>> from theorycheck.models.prompts import ar1_stream
+>>> rng = np.random.default_rng(0)
+>>> X, Y = ar1_stream(rng, runs=200, T=50, d=2, gamma=0.9, sigma_w2=1.0, sigma_e2=0.1)
+>>> lms_errors(X, Y, 0.05).shape
+(50, 200)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..validate import check_int, check_real
+from .dynamics import LDSBatch, lds_autocovariance
+
+__all__ = ["lms_errors", "rls_errors", "kalman_errors", "kalman_one_step_mse", "oracle_ar_mse",
+           "steady_state_closed_loop_radius", "check_streams"]
+
+
+def check_streams(X, Y):
+    X = np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    if X.ndim != 3 or Y.shape != X.shape[:2]:
+        raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs); got {X.shape}, {Y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+        raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
+    return X, Y
+
+
+def lms_errors(X, Y, mu):
+    r"""A priori squared errors of LMS with step ``mu`` > 0 (shape ``(T, runs)``).
+
+    >>> X = np.ones((3, 1, 1)); Y = np.ones((3, 1))
+    >>> lms_errors(X, Y, 0.5)[:, 0].tolist()      # w: 0 → 0.5 → 0.75
+    [1.0, 0.25, 0.0625]
+    """
+    X, Y = check_streams(X, Y)
+    mu = check_real("mu", mu, 0.0, low_open=True)
+    T, R, d = X.shape
+    w = np.zeros((R, d))
+    E = np.empty((T, R))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            e = Y[t] - np.einsum("rd,rd->r", X[t], w)
+            E[t] = e * e
+            w = w + mu * e[:, None] * X[t]
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
+    return E
+
+
+def rls_errors(X, Y, beta, delta=1.0):
+    r"""A priori squared errors of exponentially weighted RLS (forgetting ``beta``, :math:`P_0=I/\delta`).
+
+    Diverged runs give ``inf`` entries (never NaN; callers must report them).
+
+    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
+    >>> rls_errors(X, Y, 1.0, delta=1.0)[:, 0].tolist()     # w: 0 → 1/2
+    [1.0, 0.25]
+    """
+    X, Y = check_streams(X, Y)
+    beta = check_real("beta", beta, 0.0, 1.0, low_open=True)
+    delta = check_real("delta", delta, 0.0, low_open=True)
+    T, R, d = X.shape
+    w = np.zeros((R, d))
+    P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
+    E = np.empty((T, R))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for t in range(T):
+            x = X[t]
+            e = Y[t] - np.einsum("rd,rd->r", x, w)
+            E[t] = e * e
+            Px = np.einsum("rij,rj->ri", P, x)
+            k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
+            w = w + k * e[:, None]
+            P = (P - k[:, :, None] * Px[:, None, :]) / beta
+            P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
+    return E
+
+
+def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0):
+    r"""A priori squared errors of the Kalman filter for the true AR(1) model (Bayes-optimal).
+
+    State :math:`w_t=\gamma w_{t-1}+e_t`, observation :math:`y_t=x_t^\top w_t+\varepsilon_t`;
+    prior :math:`w_0\sim\mathcal N(0,\sigma_w^2I)`.
+
+    >>> X = np.ones((1, 1, 1)); Y = np.full((1, 1), 2.0)
+    >>> kalman_errors(X, Y, 1.0, 1.0, 0.0)[:, 0].tolist()
+    [4.0]
+    """
+    X, Y = check_streams(X, Y)
+    gamma = check_real("gamma", gamma, 0.0, 1.0, low_open=True)
+    sigma_w2 = check_real("sigma_w2", sigma_w2, 0.0)
+    sigma_e2 = check_real("sigma_e2", sigma_e2, 0.0)
+    noise = check_real("noise", noise, 0.0)
+    T, R, d = X.shape
+    m = np.zeros((R, d))
+    P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
+    E = np.empty((T, R))
+    I = np.eye(d)
+    for t in range(T):
+        m = gamma * m
+        P = gamma * gamma * P + sigma_e2 * I
+        x = X[t]
+        e = Y[t] - np.einsum("rd,rd->r", x, m)
+        E[t] = e * e
+        Px = np.einsum("rij,rj->ri", P, x)
+        S = np.einsum("ri,ri->r", x, Px) + noise
+        k = Px / np.where(S > 0, S, 1.0)[:, None]
+        m = m + k * e[:, None]
+        P = P - k[:, :, None] * Px[:, None, :]
+        P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    return E
+
+
+# ----------------------------------------------------------------------------- LDS: Kalman and oracle AR
+def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
+    r"""MSE of the optimal (Kalman) predictor of :math:`y_T` from :math:`y_1..y_{T-1}` for each
+    known system: :math:`c^\top P_{T|T-1}c+\sigma_v^2` (time-varying Riccati recursion from
+    :math:`x_0\sim\mathcal N(0,\sigma_0^2I)`). Not halved."""
+    T = check_int("T", T, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
+    At = A.transpose(0, 2, 1)
+    P = A @ P @ At + Sw                      # P_{1|0}
+    for _ in range(T - 1):
+        Pc = np.einsum("bij,bj->bi", P, c)
+        Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+        Pu = P - np.einsum("bi,bj->bij", Pc, Pc) / np.maximum(Sy, 1e-300)[:, None, None]
+        P = A @ Pu @ At + Sw
+        P = 0.5 * (P + P.transpose(0, 2, 1))
+    return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+
+
+def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
+    r"""MSE of the best linear predictor of :math:`y_T` from the last ``s`` observations for the
+    known system, :math:`K_{TT}-k^\top K_{ss}^{-1}k` (exact from the autocovariance; ``s = T-1``
+    equals the Kalman MSE)."""
+    T = check_int("T", T, minimum=2)
+    s = check_int("s", s, minimum=1, maximum=T - 1)
+    K = lds_autocovariance(systems, T)
+    Kss = K[:, T - 1 - s:T - 1, T - 1 - s:T - 1]
+    k = K[:, T - 1 - s:T - 1, T - 1]
+    sol = np.linalg.solve(Kss, k[..., None])[..., 0]
+    return K[:, T - 1, T - 1] - np.einsum("bi,bi->b", k, sol)
+
+
+def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.ndarray:
+    r"""Spectral radius of :math:`A-Lc^\top` for the steady-state Kalman predictor gain
+    :math:`L=AP c/(c^\top Pc+\sigma_v^2)` (Riccati iterated ``iters`` times): the rate in the
+    Tsiamis–Pappas expansion of :math:`y_{t+1}` in past observations."""
+    iters = check_int("iters", iters, minimum=1)
+    A, c, Sw = systems.A, systems.c, systems.Sigma_w
+    B, d, _ = A.shape
+    P = np.broadcast_to(np.eye(d), (B, d, d)).copy()
+    At = A.transpose(0, 2, 1)
+    for _ in range(iters):
+        Pc = np.einsum("bij,bj->bi", P, c)
+        Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+        P = A @ (P - np.einsum("bi,bj->bij", Pc, Pc) / Sy[:, None, None]) @ At + Sw
+        P = 0.5 * (P + P.transpose(0, 2, 1))
+    Pc = np.einsum("bij,bj->bi", P, c)
+    Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
+    L = np.einsum("bij,bj->bi", A, Pc) / Sy[:, None]
+    Acl = A - np.einsum("bi,bj->bij", L, c)
+    return np.max(np.abs(np.linalg.eigvals(Acl)), axis=-1)

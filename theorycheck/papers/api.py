@@ -1,0 +1,299 @@
+r"""How a paper declares itself: :class:`Paper` (key, seed text, title, conventions, claims) and
+:class:`Claims` (the claims, in seed order, and the shared fixtures they need).
+
+A paper module reads like the paper. Each claim is a short function whose docstring is the
+statement as tested, decorated with the seed lines (and the exact fragment of them) it quotes;
+it computes its evidence with the engines and :mod:`theorycheck.models` and hands it to the
+rules of :mod:`theorycheck.verdicts.rules`, yielding one :class:`~theorycheck.claims.SubClaim` per
+atomic statement (plus any self-checks, derivations and notes)::
+
+    claims = Claims()
+
+    @claims.claim("004-a1-sin", lines=(185, 185), fragment="a_1=e^{-1/2}", conventions=["C1"])
+    def a1_of_sin(ctx):
+        \"\"\"For f = sin, a₁ = E[g sin g] = e^{-1/2}.\"\"\"
+        yield rules.identity("a₁(sin) = e^{-1/2}", hermite_coefficients(sp.sin(G), 1)[1], sp.exp(-sp.S.Half),
+                             scope="exact (SymPy)")
+
+    PAPER = Paper(key="nonlinear", seed_id="004", title="...", package=__name__, seed="seed.txt",
+                  conventions=["Hermite: orthonormal probabilists' ..."], claims=claims)
+
+Fixtures (:meth:`Claims.fixture`) are shared computations (training runs, parameter scans); a
+claim lists the ones it needs and receives their values as keyword arguments. A fixture with
+``params`` becomes one task per parameter and is delivered as ``{param: value}``. Every claim
+and fixture is an independent task of the run engine (:mod:`theorycheck.run`), seeded from the
+run seed and its own names only.
+
+Rules of the house, checked by :meth:`Paper.validate`: claim ids are unique and match
+``[a-z0-9][a-z0-9_.-]*``; claims are in seed order; a fragment occurs in its lines; no two claims
+check overlapping fragments; cited conventions exist; needed fixtures exist.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import traceback
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..claims import Claim, SelfCheck, SubClaim
+
+__all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "run_claim", "KEY_RE"]
+
+KEY_RE = re.compile(r"^[a-z0-9_-]+$")
+CLAIM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A displayed equation (LaTeX, no surrounding ``$``) shown with the claim."""
+
+    latex: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """Method or convention text shown with the claim. It describes what was done; it never states
+    a result — findings are generated from the evidence by the verdict engine."""
+
+    text: str
+
+
+def _first_paragraph(doc: str | None) -> str:
+    return " ".join((inspect.cleandoc(doc or "")).split("\n\n")[0].split())
+
+
+@dataclass
+class ClaimSpec:
+    id: str
+    lines: tuple
+    fn: Callable
+    statement: str
+    title: str = ""
+    fragment: str = ""
+    conventions: tuple = ()
+    needs: tuple = ()
+    scope: str | None = None
+    revision: dict = field(default_factory=dict)
+
+
+@dataclass
+class FixtureSpec:
+    name: str
+    fn: Callable
+    params: Callable | Sequence | None = None
+    needs: tuple = ()
+
+    def param_list(self, ctx) -> list | None:
+        if self.params is None:
+            return None
+        ps = self.params(ctx) if callable(self.params) else self.params
+        ps = list(ps)
+        labels = [str(p) for p in ps]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"fixture {self.name!r}: parameters must have distinct str() labels")
+        return ps
+
+
+class Claims:
+    """The ordered claims and the fixtures of one paper, declared with decorators."""
+
+    def __init__(self):
+        self.specs: list[ClaimSpec] = []
+        self.fixtures: dict[str, FixtureSpec] = {}
+
+    def claim(self, id: str, lines, *, fragment: str = "", title: str = "", conventions: Iterable[str] = (),
+              needs: Iterable[str] = (), scope: str | None = None, statement: str | None = None,
+              revision: dict | None = None):
+        """Declare the decorated function as the check of one seed statement.
+
+        ``lines``: an int or a 1-based inclusive ``(start, end)``; ``fragment``: the exact text of
+        those lines the claim checks (default: all of them); ``statement``: the claim as tested
+        (default: the function's docstring, first paragraph); ``revision``: for a re-audited claim,
+        ``{"previous": <old verdict>, "why": <what changed in the rule or evidence>}``.
+        """
+        if not isinstance(id, str) or not CLAIM_ID_RE.match(id):
+            raise ValueError(f"claim id must match {CLAIM_ID_RE.pattern}, got {id!r}")
+        lo, hi = (lines, lines) if isinstance(lines, int) else tuple(lines)
+
+        def deco(fn):
+            st = statement or _first_paragraph(fn.__doc__)
+            if not st:
+                raise ValueError(f"claim {id}: give a statement (the function's docstring)")
+            if any(s.id == id for s in self.specs):
+                raise ValueError(f"duplicate claim id {id!r}")
+            self.specs.append(ClaimSpec(id, (int(lo), int(hi)), fn, st, title, fragment, tuple(conventions),
+                                        tuple(needs), scope, dict(revision or {})))
+            return fn
+        return deco
+
+    def fixture(self, fn=None, *, name: str | None = None, params=None, needs: Iterable[str] = ()):
+        """Declare a shared computation; ``params`` (a list or ``ctx -> list``) makes one task per value."""
+        def deco(f):
+            nm = name or f.__name__
+            if nm in self.fixtures:
+                raise ValueError(f"duplicate fixture {nm!r}")
+            self.fixtures[nm] = FixtureSpec(nm, f, params, tuple(needs))
+            return f
+        return deco(fn) if fn is not None else deco
+
+    def __iter__(self):
+        return iter(self.specs)
+
+    def __len__(self):
+        return len(self.specs)
+
+    def get(self, claim_id: str) -> ClaimSpec:
+        for s in self.specs:
+            if s.id == claim_id:
+                return s
+        raise ValueError(f"no claim {claim_id!r}; claims are {[s.id for s in self.specs]}")
+
+
+class Paper:
+    """One paper: key, seed summary, title, conventions, claims (see the module docstring).
+
+    ``seed`` is the seed summary's file name inside ``package`` (or a path); ``seed_id`` any
+    ``[a-z0-9_-]+``; ``conventions`` a list of texts (numbered C1, C2, …) or ``(id, text)`` pairs;
+    ``derivations`` the module names of its SymPy derivations (each with ``main()``);
+    ``mutants`` the module name holding its fault-injection mutants; ``parameters`` a dict or a
+    ``ctx -> dict`` of run sizes shown in the report.
+    """
+
+    def __init__(self, *, key: str, seed_id: str, title: str, claims: Claims, seed: str | Path,
+                 package: str | None = None, conventions: Sequence = (), derivations: Sequence[str] = (),
+                 mutants: str | None = None, parameters=None, seed_name: str | None = None,
+                 generated_package: str | None = None):
+        for name, v in (("key", key), ("seed_id", seed_id)):
+            if not isinstance(v, str) or not KEY_RE.match(v):
+                raise ValueError(f"{name} must match [a-z0-9_-]+, got {v!r}")
+        if not isinstance(claims, Claims):
+            raise TypeError(f"claims must be a theorycheck.papers.api.Claims, got {type(claims).__name__}")
+        self.key, self.seed_id, self.title, self.claims = key, seed_id, title, claims
+        self.seed, self.package = seed, package
+        self.seed_name = seed_name or Path(str(seed)).name
+        self.conventions = [(c[0], c[1]) if not isinstance(c, str) else (f"C{i + 1}", c)
+                            for i, c in enumerate(conventions)]
+        self.derivations = tuple(derivations)
+        self.mutants = mutants
+        self.generated_package = generated_package
+        self._parameters = parameters or {}
+        self._lines = None
+
+    def __repr__(self):
+        return f"Paper(key={self.key!r}, seed_id={self.seed_id!r}, claims={len(self.claims)})"
+
+    # ------------------------------------------------------------------ seed text
+    def seed_lines(self) -> tuple[str, ...]:
+        """All lines of the seed summary (without newlines), as shipped with the paper."""
+        if self._lines is None:
+            if self.package:
+                text = resources.files(self.package).joinpath(str(self.seed)).read_text(encoding="utf-8")
+            else:
+                text = Path(self.seed).read_text(encoding="utf-8")
+            self._lines = tuple(text.split("\n"))
+        return self._lines
+
+    def lines_text(self, start: int, end: int | None = None) -> str:
+        """Lines ``start..end`` (1-based, inclusive) joined by newlines."""
+        lines = self.seed_lines()
+        end = start if end is None else end
+        if not (isinstance(start, int) and isinstance(end, int) and 1 <= start <= end <= len(lines)):
+            raise ValueError(f"seed {self.seed_id} ({self.seed_name}) has {len(lines)} lines; the line range must "
+                             f"satisfy 1 <= start <= end <= {len(lines)}, got {start}..{end}")
+        return "\n".join(lines[start - 1:end])
+
+    def span(self, lines: tuple, fragment: str = "") -> tuple[int, int]:
+        """Character span of a claim's quoted text in the whole seed."""
+        text = self.lines_text(*lines)
+        offset = sum(len(x) + 1 for x in self.seed_lines()[:lines[0] - 1])
+        if not fragment:
+            return offset, offset + len(text)
+        i = text.find(fragment)
+        if i < 0:
+            raise ValueError(f"fragment {fragment!r} does not occur in seed {self.seed_id} lines "
+                             f"{lines[0]}..{lines[1]}")
+        if text.find(fragment, i + 1) >= 0:
+            raise ValueError(f"fragment {fragment!r} occurs more than once in seed {self.seed_id} lines "
+                             f"{lines[0]}..{lines[1]}; quote a longer fragment")
+        return offset + i, offset + i + len(fragment)
+
+    # ------------------------------------------------------------------ metadata
+    def convention(self, cid: str) -> str:
+        for i, t in self.conventions:
+            if i == cid:
+                return t
+        raise ValueError(f"paper {self.key}: no convention {cid!r}; conventions are "
+                         f"{[i for i, _ in self.conventions]}")
+
+    def parameters(self, ctx) -> dict:
+        return dict(self._parameters(ctx) if callable(self._parameters) else self._parameters)
+
+    def validate(self) -> "Paper":
+        """Check the house rules (ids, seed order, fragments, conventions, fixtures); return self."""
+        ids, spans, last = set(), [], (0, 0)
+        conv = {i for i, _ in self.conventions}
+        for s in self.claims:
+            if s.id in ids:
+                raise ValueError(f"paper {self.key}: duplicate claim id {s.id!r}")
+            ids.add(s.id)
+            if s.lines < last:
+                raise ValueError(f"paper {self.key}: claims must be in seed order; {s.id} (lines {s.lines}) comes "
+                                 f"after lines {last}")
+            last = s.lines
+            span = self.span(s.lines, s.fragment)
+            for other, osp in spans:
+                if span[0] < osp[1] and osp[0] < span[1]:
+                    raise ValueError(f"paper {self.key}: claims {other} and {s.id} check overlapping text of the "
+                                     f"seed; give each its own fragment")
+            spans.append((s.id, span))
+            for c in s.conventions:
+                if c not in conv:
+                    raise ValueError(f"claim {s.id}: unknown convention {c!r} (paper has {sorted(conv)})")
+            for n in s.needs:
+                if n not in self.claims.fixtures:
+                    raise ValueError(f"claim {s.id} needs fixture {n!r}, which is not declared")
+        for f in self.claims.fixtures.values():
+            for n in f.needs:
+                if n not in self.claims.fixtures:
+                    raise ValueError(f"fixture {f.name} needs fixture {n!r}, which is not declared")
+        return self
+
+    def new_claim(self, spec: ClaimSpec) -> Claim:
+        """An empty :class:`~theorycheck.claims.Claim` for ``spec`` with its verbatim quote."""
+        return Claim(id=spec.id, paper=self.seed_id, lines=spec.lines, statement=spec.statement, title=spec.title,
+                     fragment=spec.fragment, quote=self.lines_text(*spec.lines), conventions=list(spec.conventions),
+                     scope=spec.scope, revision=dict(spec.revision))
+
+
+def run_claim(paper: Paper, spec: ClaimSpec, ctx, inputs: dict) -> Claim:
+    """Run one claim function and collect what it yields into a :class:`Claim` (errors are recorded)."""
+    claim = paper.new_claim(spec)
+    try:
+        out = spec.fn(ctx, **inputs)
+        for item in (out if out is not None else ()):
+            if isinstance(item, SubClaim):
+                claim.subclaims.append(item)
+            elif isinstance(item, SelfCheck):
+                claim.self_checks.append(item)
+            elif isinstance(item, Derivation):
+                claim.derivation.append(item.latex)
+            elif isinstance(item, Note):
+                claim.notes.append(item.text)
+            else:
+                raise TypeError(f"claim {spec.id} yielded {type(item).__name__}; expected SubClaim, SelfCheck, "
+                                "Derivation or Note")
+        if not claim.subclaims:
+            raise ValueError(f"claim {spec.id} yielded no sub-claim: every claim must be decided by a rule")
+    except Exception:  # recorded; the run fails at the end, the other claims still run
+        claim.error = traceback.format_exc()
+    claim.figures = [{"stem": f["stem"], "caption": f["caption"]} for f in ctx.figures]
+    claim.__post_init__()            # ids of sub-claims and self-checks
+    return claim
+
+
+def resolve_inputs(spec, values: dict) -> dict[str, Any]:
+    """Keyword arguments of a claim or fixture from the values of the fixtures it needs."""
+    return {n: values[n] for n in spec.needs}

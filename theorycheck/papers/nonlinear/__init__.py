@@ -1,0 +1,26 @@
+"""Paper 004 — "What can linear attention learn from nonlinear teachers in-context?"
+
+Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order:
+:mod:`theorycheck.papers.nonlinear.claims`; mathematics: :mod:`theorycheck.nonlinear`,
+:mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; derivations:
+``theorycheck.derivations.nonlinear_*``.
+"""
+from ..api import Paper
+from . import claims as _claims
+
+CONVENTIONS = [
+    "Hermite: orthonormal probabilists' $h_m=\\mathrm{He}_m/\\sqrt{m!}$, $g\\sim N(0,1)$, $a_m=E[f(g)h_m(g)]$.",
+    "$\\rho$ is a noise variance; $\\rho_f=\\rho+E[f^2]$; $\\rho_{nl}=\\rho+\\sum_{m\\ne1}a_m^2$ ($m=0$ included).",
+    "$e_{ICL}=E[(y_{test}-\\hat y)^2]$ on fresh tasks, label noise included, not halved; ridge penalty "
+    "$(n/d)\\lambda\\|\\Gamma\\|_F^2$ on the unhalved squared loss; $\\lambda=0$ is the minimum-norm solution.",
+    "Simulation: $x\\sim N(0,I_d/d)$, $w\\sim N(0,I_d)$ (not renormalised), $k=\\mathrm{round}(\\kappa d)$ tasks "
+    "round-robin over $n=\\mathrm{round}(\\tau d^2)$ prompts, $\\ell=\\mathrm{round}(\\alpha d)$; $p=d(d+1)$ features; "
+    "test error Rao-Blackwellised over the query's component orthogonal to $w$ and the label noise.",
+]
+
+PAPER = Paper(key="nonlinear", seed_id="004", title="What can linear attention learn from nonlinear teachers in-context?",
+              package=__name__, seed="seed.txt", seed_name="004_50ac83a765c0b948.txt", conventions=CONVENTIONS,
+              claims=_claims.claims, parameters=_claims.sizes,
+              derivations=("theorycheck.derivations.nonlinear_hermite", "theorycheck.derivations.nonlinear_moments",
+                           "theorycheck.derivations.nonlinear_a1_zero"),
+              mutants="theorycheck.papers.nonlinear.mutants")

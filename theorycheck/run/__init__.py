@@ -1,0 +1,77 @@
+"""The run engine: plan tasks, run them (one process, a local pool, or a Dask cluster), assemble ledgers.
+
+>>> from theorycheck.run import run_papers
+>>> out = run_papers(["nonlinear"], mode="quick", seed=1, jobs=1, claim_ids=["004-hermite-basis"])  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from ..claims import Ledger
+from ..context import RunContext
+from ..verdicts.aggregate import finalize
+from .local import default_jobs, run_tasks
+from .tasks import Task, TaskResult, execute, plan
+
+__all__ = ["run_papers", "assemble", "plan", "execute", "run_tasks", "default_jobs", "Task", "TaskResult", "RunOutput"]
+
+
+class RunOutput:
+    """What a run produced: ``ledgers`` ({key: finalized Ledger}), ``figures`` ({key: [figure dicts
+    with png/pdf bytes]}), ``tasks`` ({task id: {wall_s, peak_rss_mb, error}})."""
+
+    def __init__(self, ledgers, figures, tasks):
+        self.ledgers, self.figures, self.tasks = ledgers, figures, tasks
+
+    @property
+    def failed(self) -> bool:
+        return any(t["error"] for t in self.tasks.values()) or any(
+            led.self_check_failed or led.errors for led in self.ledgers.values())
+
+
+def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
+    """The finalized ledger of ``paper`` and its figures from the task results."""
+    led = Ledger(paper.key, paper.seed_id, paper.title, paper.conventions, paper.parameters(RunContext(mode, seed)),
+                 mode=mode, seed=seed, seed_file=paper.seed_name)
+    figs = []
+    for spec in paper.claims:
+        r = results.get(f"{paper.key}:claim:{spec.id}")
+        if r is None:
+            continue
+        if r.error or r.value is None:
+            claim = paper.new_claim(spec)
+            claim.error = r.error or "task produced no result"
+        else:
+            claim = r.value
+        led.add(claim)
+        figs += r.figures
+    return finalize(led), figs
+
+
+def run_papers(keys, mode: str = "quick", seed: int = 20261129, jobs: int = 1, scheduler=None,
+               claim_ids=None, progress=None) -> RunOutput:
+    """Run the claims of the papers ``keys`` (all claims, or only ``claim_ids`` and the fixtures they need)."""
+    from .. import papers
+    plist = [papers.load(k) for k in keys]
+    tasks = plan(plist, mode)
+    if claim_ids is not None:
+        want = {t.id for t in tasks if t.kind == "claim" and t.name in set(claim_ids)}
+        unknown = set(claim_ids) - {t.name for t in tasks if t.kind == "claim"}
+        if unknown:
+            raise ValueError(f"unknown claim id(s): {sorted(unknown)}")
+        by_id = {t.id: t for t in tasks}
+        stack = list(want)
+        while stack:
+            for d in by_id[stack.pop()].deps:
+                if d not in want:
+                    want.add(d)
+                    stack.append(d)
+        tasks = [t for t in tasks if t.id in want]
+    if scheduler is not None:
+        from .dask import run_tasks_dask
+        results = run_tasks_dask(tasks, mode, seed, scheduler, progress)
+    else:
+        results = run_tasks(tasks, mode, seed, jobs, progress)
+    ledgers, figures = {}, {}
+    for p in plist:
+        ledgers[p.key], figures[p.key] = assemble(p, mode, seed, results)
+    meta = {tid: {"wall_s": r.wall_s, "peak_rss_mb": r.peak_rss_mb, "error": r.error} for tid, r in results.items()}
+    return RunOutput(ledgers, figures, meta)

@@ -1,0 +1,109 @@
+"""Reversible monkeypatching of the real code, for fault injection (mutants).
+
+>>> import theorycheck.validate as v
+>>> orig = v.check_int
+>>> with Patcher() as p:
+...     _ = p.replace(v, "check_int", lambda *a, **k: 42)
+...     v.check_int("n", 3)
+42
+>>> v.check_int is orig
+True
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+__all__ = ["Patcher", "clear_caches"]
+
+
+class Patcher:
+    """Reversible monkeypatching of the real code (like pytest's ``monkeypatch``).
+
+    :meth:`replace` rebinds ``module.attr`` **and every other binding of the same object** in the
+    loaded ``theorycheck`` modules (``from .gaussian import moment`` creates a second binding that
+    a plain ``setattr`` would miss). :meth:`setattr` patches one attribute (e.g. a method on a
+    class). All ``functools.lru_cache`` caches in ``theorycheck`` are cleared on entry and exit, so
+    a cached correct value can neither hide a mutant nor leak a mutated one.
+
+    >>> import theorycheck.validate as v
+    >>> orig = v.check_int
+    >>> with Patcher() as p:
+    ...     _ = p.replace(v, "check_int", lambda *a, **k: 42)
+    ...     v.check_int("n", 3)
+    42
+    >>> v.check_int is orig
+    True
+    """
+
+    def __init__(self):
+        self._undo: list[tuple[object, str, object, bool]] = []
+
+    def __enter__(self):
+        clear_caches()
+        return self
+
+    def __exit__(self, *exc):
+        self.undo()
+        return False
+
+    def setattr(self, obj, name: str, value) -> object:
+        had = name in vars(obj) if hasattr(obj, "__dict__") else hasattr(obj, name)
+        old = vars(obj).get(name) if hasattr(obj, "__dict__") else getattr(obj, name)
+        self._undo.append((obj, name, old, had))
+        setattr(obj, name, value)
+        clear_caches()
+        return old
+
+    def replace(self, module, name: str, new) -> object:
+        """Rebind ``module.name`` and every identical binding in other theorycheck modules;
+        return the original object."""
+        if isinstance(module, str):
+            module = importlib.import_module(module)
+        orig = getattr(module, name)
+        self.setattr(module, name, new)
+        for modname, mod in list(sys.modules.items()):
+            if mod is None or mod is module or not modname.startswith("theorycheck"):
+                continue
+            for attr, val in list(vars(mod).items()):
+                if val is orig:
+                    self.setattr(mod, attr, new)
+        return orig
+
+    def undo(self) -> None:
+        while self._undo:
+            obj, name, old, had = self._undo.pop()
+            if had:
+                setattr(obj, name, old)
+            else:
+                try:
+                    delattr(obj, name)
+                except AttributeError:  # pragma: no cover
+                    pass
+        clear_caches()
+
+
+def clear_caches() -> None:
+    """Clear every ``functools.lru_cache``/``cache`` found at module or class level in theorycheck,
+    and every private module-level memo ``dict`` whose name contains ``CACHE``."""
+    for modname, mod in list(sys.modules.items()):
+        if mod is None or not modname.startswith("theorycheck"):
+            continue
+        for attr, val in list(vars(mod).items()):
+            _clear(val)
+            if isinstance(val, dict) and "CACHE" in attr.upper() and attr.startswith("_"):
+                val.clear()             # module-level memo dicts such as nonlinear._MOMENT_CACHE
+            if isinstance(val, type) and getattr(val, "__module__", "") == modname:
+                for v2 in list(vars(val).values()):
+                    _clear(v2)
+
+
+def _clear(obj) -> None:
+    f = getattr(obj, "cache_clear", None)
+    if callable(f):
+        try:
+            f()
+        except TypeError:  # pragma: no cover
+            pass
+
+

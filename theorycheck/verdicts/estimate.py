@@ -1,0 +1,129 @@
+r"""Estimates handed to the decision rules: a value, its standard error and degrees of freedom.
+
+An :class:`Estimate` is what a rule needs to make a t-based decision: ``mean``, standard error
+``se``, sample size ``n`` and degrees of freedom ``df`` (``None`` for a normal reference, i.e.
+:math:`df\to\infty`; exact values have ``se = 0``). Constructors:
+
+* :meth:`Estimate.from_samples` — i.i.d. samples, SE = sd/√n (ddof = 1), df = n − 1;
+* :meth:`Estimate.from_batches` — batch means (or per-batch ratio estimates) for correlated or
+  heavy-tailed samples: the batch values are treated as i.i.d., df = B − 1;
+* :meth:`Estimate.from_mean_estimate` — a :class:`theorycheck.montecarlo.MeanEstimate`
+  (df = n − 1, or its own ``df`` when it carries one);
+* :meth:`Estimate.difference` — the difference of two independent estimates, Welch–Satterthwaite df;
+* :meth:`Estimate.exact` — an exactly computed value (se = 0).
+
+>>> e = Estimate.from_samples([1.0, 2.0, 3.0, 4.0])
+>>> e.mean, round(e.se, 6), e.df
+(2.5, 0.645497, 3)
+>>> round(Estimate.from_batches([1.0, 1.2, 0.8]).se, 6)
+0.11547
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Estimate", "as_estimate"]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A scalar estimate with standard error and degrees of freedom (``df=None``: normal)."""
+
+    mean: float
+    se: float
+    n: int | None = None
+    df: float | None = None
+    label: str = ""
+
+    def __post_init__(self):
+        m, s = float(self.mean), float(self.se)
+        if not math.isfinite(m):
+            raise ValueError(f"estimate mean must be finite, got {self.mean!r}")
+        if not (math.isfinite(s) and s >= 0):
+            raise ValueError(f"estimate se must be finite and >= 0, got {self.se!r}")
+        if self.df is not None and not (self.df > 0):
+            raise ValueError(f"estimate df must be > 0 or None, got {self.df!r}")
+        object.__setattr__(self, "mean", m)
+        object.__setattr__(self, "se", s)
+
+    @property
+    def exact_value(self) -> bool:
+        return self.se == 0.0
+
+    @classmethod
+    def exact(cls, value, label: str = "") -> "Estimate":
+        return cls(float(value), 0.0, None, None, label)
+
+    @classmethod
+    def from_samples(cls, samples, label: str = "") -> "Estimate":
+        x = np.asarray(samples, dtype=float).ravel()
+        if x.size < 2:
+            raise ValueError(f"samples must hold at least 2 values for a standard error, got {x.size}")
+        if not np.all(np.isfinite(x)):
+            raise ValueError("samples contain NaN or inf")
+        return cls(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), int(x.size), int(x.size - 1), label)
+
+    @classmethod
+    def from_batches(cls, batch_values, n_per_batch: int | None = None, label: str = "") -> "Estimate":
+        """Batch-means estimate: the B batch values are treated as i.i.d.; df = B − 1."""
+        b = np.asarray(batch_values, dtype=float).ravel()
+        if b.size < 2:
+            raise ValueError(f"batch_values must hold at least 2 batches, got {b.size}")
+        e = cls.from_samples(b, label)
+        n = int(b.size * n_per_batch) if n_per_batch else int(b.size)
+        return cls(e.mean, e.se, n, int(b.size - 1), label)
+
+    @classmethod
+    def from_mean_estimate(cls, me, label: str = "") -> "Estimate":
+        n = int(getattr(me, "n", 0) or 0)
+        df = getattr(me, "df", None)
+        if df is None:
+            df = n - 1 if n >= 2 else None
+        return cls(float(np.asarray(me.mean)), float(np.asarray(me.se)), n or None, df,
+                   label or getattr(me, "label", ""))
+
+    @classmethod
+    def difference(cls, a: "Estimate", b: "Estimate", label: str = "") -> "Estimate":
+        """``a − b`` for independent estimates; Welch–Satterthwaite degrees of freedom."""
+        a, b = as_estimate(a), as_estimate(b)
+        se = math.hypot(a.se, b.se)
+        if se == 0:
+            return cls.exact(a.mean - b.mean, label)
+        if a.df is None or b.df is None:
+            df = None
+        else:
+            num = (a.se ** 2 + b.se ** 2) ** 2
+            den = (a.se ** 4 / a.df if a.se else 0.0) + (b.se ** 4 / b.df if b.se else 0.0)
+            df = num / den if den > 0 else None
+        n = (a.n or 0) + (b.n or 0) or None
+        return cls(a.mean - b.mean, se, n, df, label)
+
+    def scaled(self, factor: float) -> "Estimate":
+        return Estimate(self.mean * factor, self.se * abs(factor), self.n, self.df, self.label)
+
+    def ci(self, level: float = 0.95) -> tuple[float, float]:
+        """Two-sided t (or normal) confidence interval at ``level``."""
+        from scipy import stats
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1), got {level}")
+        if self.se == 0:
+            return (self.mean, self.mean)
+        q = stats.t.ppf(0.5 + level / 2, self.df) if self.df else stats.norm.ppf(0.5 + level / 2)
+        return (self.mean - q * self.se, self.mean + q * self.se)
+
+    def as_dict(self) -> dict:
+        return {"mean": self.mean, "se": self.se, "n": self.n, "df": self.df}
+
+
+def as_estimate(x) -> Estimate:
+    """Coerce an :class:`Estimate`, a ``MeanEstimate`` or a plain number (exact) to an :class:`Estimate`."""
+    if isinstance(x, Estimate):
+        return x
+    if hasattr(x, "mean") and hasattr(x, "se"):
+        return Estimate.from_mean_estimate(x)
+    if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool):
+        return Estimate.exact(float(x))
+    raise TypeError(f"expected an Estimate, a MeanEstimate or a number, got {type(x).__name__}")

@@ -1,0 +1,83 @@
+r"""Self-checks: the toolkit's own consistency checks, kept apart from verdicts about the paper.
+
+A self-check compares two routes to *the same quantity* inside the toolkit — our exact derivation
+against our Monte Carlo simulation of the actual model, a generated formula against direct
+enumeration. If one fails, the toolkit is wrong, not the paper: the claim's verdict is withheld,
+the report opens with a "self-check failed" section and the run exits non-zero
+(:func:`theorycheck.verdicts.aggregate.finalize`).
+
+``agreement`` checks are two-sided t-tests of the point null "estimate = exact" and are decided
+after a Holm adjustment over the paper's self-check family at
+:data:`~theorycheck.verdicts.rules.SELF_CHECK_ALPHA`; ``identity`` checks compare at a stated
+floating-point tolerance. :func:`components` tests a vector of components jointly (χ² /
+Hotelling).
+
+>>> from theorycheck.verdicts.estimate import Estimate
+>>> c = agreement("E[g^2] = 1", Estimate(1.01, 0.01, 4000, 3999), 1.0)
+>>> c.kind, c.passed, round(c.p_value, 3)
+('agreement', None, 0.317)
+>>> identity("1/3*3 = 1", 1 / 3 * 3, 1.0, rtol=1e-15).passed
+True
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from ..claims import SelfCheck
+from .estimate import as_estimate
+
+__all__ = ["agreement", "identity", "components"]
+
+
+def agreement(name: str, estimate, exact: float, **details) -> SelfCheck:
+    """Exact value vs a Monte Carlo estimate of the same quantity (two-sided t, point null)."""
+    est = as_estimate(estimate)
+    exact = float(exact)
+    if not math.isfinite(exact):
+        raise ValueError(f"self-check {name!r}: exact value must be finite, got {exact}")
+    if est.se == 0:
+        raise ValueError(f"self-check {name!r}: the estimate has se = 0; use identity for exact values")
+    t = (est.mean - exact) / est.se
+    p = float(2 * (stats.t.sf(abs(t), est.df) if est.df else stats.norm.sf(abs(t))))
+    details.update({"exact": exact, "estimate": est.mean, "se": est.se})
+    return SelfCheck(name, "agreement", statistic=t, statistic_name="t", p_value=min(1.0, p), n=est.n, df=est.df,
+                     details=details)
+
+
+def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **details) -> SelfCheck:
+    """Two exact routes agree to a floating-point tolerance (``atol + rtol·max|rhs|``)."""
+    a, b = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        details.update({"lhs_finite": bool(np.all(np.isfinite(a))), "rhs_finite": bool(np.all(np.isfinite(b)))})
+        return SelfCheck(name, "identity", passed=False, statistic=math.inf, statistic_name="max |lhs - rhs|",
+                         details=details)
+    err = float(np.max(np.abs(a - b))) if a.size else 0.0
+    tol = float(atol + rtol * (np.max(np.abs(b)) if b.size else 0.0))
+    details["tolerance"] = tol
+    return SelfCheck(name, "identity", passed=err <= tol, statistic=err, statistic_name="max |lhs - rhs|",
+                     n=int(a.size), details=details)
+
+
+def components(name: str, means, exact, cov=None, *, ses=None, n: int | None = None, df=None, **details) -> SelfCheck:
+    """A vector of estimates vs exact values: one joint χ² (or Hotelling F when ``df`` given) test."""
+    m_ = np.asarray(means, dtype=float).ravel()
+    e_ = np.asarray(exact, dtype=float).ravel()
+    if m_.shape != e_.shape or m_.size == 0:
+        raise ValueError("means and exact must be non-empty vectors of the same length")
+    if cov is None:
+        if ses is None:
+            raise ValueError("give cov or ses")
+        cov = np.diag(np.asarray(ses, dtype=float).ravel() ** 2)
+    cov = np.asarray(cov, dtype=float)
+    k = m_.size
+    d = m_ - e_
+    t2 = float(d @ np.linalg.solve(cov, d))
+    if df is not None and df - k + 1 > 0:
+        p = float(stats.f.sf(t2 * (df - k + 1) / (df * k), k, df - k + 1))
+    else:
+        p = float(stats.chi2.sf(t2, k))
+    details.update({"components": int(k), "max_abs_component_t": float(np.max(np.abs(d / np.sqrt(np.diag(cov)))))})
+    return SelfCheck(name, "agreement", statistic=t2, statistic_name="T²", p_value=p, n=n, df=df, details=details)
