@@ -226,7 +226,7 @@ _MOMENT_IDX = [(0, 1), (0, 0, 0, 0), (0, 1, 2, 3), (0, 0, 1, 1), (0, 0, 1, 2, 3,
        "moment(cov, idx) equals the hafnian by direct enumeration of perfect matchings "
        "(orders 2-8, random 4x4 covariance)", needs=["theorycheck.gaussian:moment"])
 def _chk_moment_enum():
-    from . import gaussian as g
+    from .. import gaussian as g
     cov = _rand_cov(11, 4)
     return _identity([(f"E{idx}", g.moment(cov, idx), _haf_oracle(cov, idx)) for idx in _MOMENT_IDX],
                      1e-10, "moment vs enumeration")
@@ -237,7 +237,7 @@ def _chk_moment_enum():
        "E[X0^2 X1^2] = ab + 2c^2", needs=["theorycheck.gaussian:moment"])
 def _chk_moment_closed():
     import sympy as sp
-    from . import gaussian as g
+    from .. import gaussian as g
     s, a, b, c = sp.symbols("s a b c", positive=True)
     bad = []
     for k, dfac in ((2, 3), (3, 15), (4, 105)):
@@ -254,7 +254,7 @@ def _chk_moment_closed():
        "moment(cov, idx) vs a seeded Monte Carlo mean of the product (n = 400 000)",
        needs=["theorycheck.gaussian:moment", "theorycheck.gaussian:sample"])
 def _chk_moment_mc():
-    from . import gaussian as g
+    from .. import gaussian as g
     cov = _rand_cov(12, 3)
     L = np.linalg.cholesky(cov)
     worst = None
@@ -289,7 +289,7 @@ def _lds_autocov(T: int, a: float = 0.8, sw: float = 1.0, sv: float = 0.5) -> np
        "moments (n = 3, up to 2 linear + 2 quadratic factors)", needs=["theorycheck.gaussian:expect_product"])
 def _chk_ep_vs_moment():
     import itertools
-    from . import gaussian as g
+    from .. import gaussian as g
     rng = np.random.default_rng(5)
     cov = _rand_cov(13, 3)
     pairs = []
@@ -312,7 +312,7 @@ def _chk_ep_vs_moment():
        "(AR(1) plus noise, T = 6) vs Monte Carlo (n = 400 000)",
        needs=["theorycheck.gaussian:expect_product", "theorycheck.gaussian:quadratic_form_matrix"])
 def _chk_ep_mc():
-    from . import gaussian as g
+    from .. import gaussian as g
     T = 6
     K = _lds_autocov(T)
     L = np.linalg.cholesky(K)
@@ -338,7 +338,7 @@ def _chk_ep_mc():
        "E[(X'MX)^2] = tr(SM)^2 + 2 tr((SM)^2), E[(X'MX)^3] = t1^3 + 6 t1 t2 + 8 t3, "
        "E[(a'X)^2 X'MX] = a'Sa tr(SM) + 2 a'SMSa", needs=["theorycheck.gaussian:expect_product"])
 def _chk_qf_cumulants():
-    from . import gaussian as g
+    from .. import gaussian as g
     rng = np.random.default_rng(7)
     S = _rand_cov(14, 4)
     B = rng.standard_normal((4, 4))
@@ -443,7 +443,7 @@ _G_CHECKS = ("gaussian.moment-vs-enumeration", "gaussian.moment-closed-forms", "
         "Isserlis sum misses one perfect matching (the last one in lexicographic order) for "
         "orders >= 4", _G_CHECKS, needs=["theorycheck.gaussian:moment", "theorycheck.gaussian:pairings"])
 def _m_drop_pairing(p: Patcher):
-    from . import gaussian as g
+    from .. import gaussian as g
     orig = g.moment
 
     def moment(cov, idx):
@@ -465,7 +465,7 @@ def _m_drop_pairing(p: Patcher):
         "memoised Isserlis recursion forgets the multiplicity of a repeated index (pairs the first "
         "index with each *distinct* partner once)", _G_CHECKS, needs=["theorycheck.gaussian:moment"])
 def _m_multiplicity(p: Patcher):
-    from . import gaussian as g
+    from .. import gaussian as g
     orig = g.moment
 
     def moment(cov, idx):
@@ -499,7 +499,7 @@ def _m_multiplicity(p: Patcher):
         _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
         needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_cycle_factor(p: Patcher):
-    from . import gaussian as g
+    from .. import gaussian as g
     orig = g._Engine.kappa
 
     def kappa(self, lmask, qmask):
@@ -516,7 +516,7 @@ def _m_cycle_factor(p: Patcher):
         "factor short)", _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
         needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_path_factor(p: Patcher):
-    from . import gaussian as g
+    from .. import gaussian as g
     orig = g._Engine.kappa
 
     def kappa(self, lmask, qmask):
@@ -612,7 +612,7 @@ def _he_orthonormal(m: int, x: float) -> float:
        "E[h_m(g) h_j(g)] = delta_mj for m, j <= 6, by 60-point Gauss-Hermite (numpy hermegauss) "
        "quadrature of hermite_h", needs=["theorycheck.hermite:hermite_h"])
 def _chk_hermite_orth():
-    from . import hermite as H
+    from .. import hermite as H
     x, w = np.polynomial.hermite_e.hermegauss(60)
     w = w / math.sqrt(2 * math.pi)
     vals = np.array([np.asarray(H.hermite_h(m, x), dtype=float) for m in range(7)])
@@ -637,7 +637,7 @@ _HERMITE_CASES = [
        needs=["theorycheck.hermite:hermite_coefficients"])
 def _chk_hermite_coeffs():
     import sympy as sp
-    from . import hermite as H
+    from .. import hermite as H
     gs = sp.Symbol("g", real=True)
     exprs = {"sin": sp.sin(gs), "abs": sp.Abs(gs), "tanh": sp.tanh(gs)}
     pairs = []
@@ -653,7 +653,7 @@ def _chk_hermite_coeffs():
        "Parseval sum_m a_m^2 = E[f^2] for f = g^3 - 2g^2 + g (exact, m <= 3) and Stein a_1 = E[f'] "
        "for tanh (stein_check)", needs=["theorycheck.hermite:hermite_coefficients", "theorycheck.hermite:stein_check"])
 def _chk_parseval():
-    from . import hermite as H
+    from .. import hermite as H
     f = lambda x: x ** 3 - 2 * x ** 2 + x          # noqa: E731
     a = [float(v) for v in H.hermite_coefficients(f, 3)]
     ef2 = _gauss_quad(lambda x: f(x) ** 2)
@@ -687,7 +687,7 @@ _H_CHECKS = ("hermite.orthonormality", "hermite.coefficients-vs-quadrature", "he
 def _m_physicists(p: Patcher):
     import mpmath
     import sympy as sp
-    from . import hermite as H
+    from .. import hermite as H
 
     def hermite_h(m, x):
         m = int(m)
@@ -709,7 +709,7 @@ def _m_physicists(p: Patcher):
             "nonlinear.rho-nl-vs-quadrature", "nonlinear.null-predictor-limit"),
         needs=["theorycheck.hermite:hermite_coefficients"])
 def _m_no_sqrt_fact(p: Patcher):
-    from . import hermite as H
+    from .. import hermite as H
     orig = H.hermite_coefficients
 
     def hermite_coefficients(f, m_max, *a, **k):
@@ -731,7 +731,7 @@ def _teacher_np(name):
        "both moments by independent scipy quadrature; and the seed's sin value 0.164453 at rho = 0.1",
        needs=["theorycheck.nonlinear:rho_nonlinear"])
 def _chk_rho_nl():
-    from . import nonlinear as N
+    from .. import nonlinear as N
     pairs = []
     for name in ("sin", "tanh", "relu", "abs", "he2"):
         fn = _teacher_np(name)
@@ -752,7 +752,7 @@ def _chk_rho_nl():
        "kappa in {2, inf}",
        needs=["theorycheck.nonlinear:e_icl_nonlinear"])
 def _chk_null_limit():
-    from . import nonlinear as N
+    from .. import nonlinear as N
     pairs = []
     for name in ("sin", "relu", "abs", "he2"):
         fn = _teacher_np(name)
@@ -767,7 +767,7 @@ def _chk_null_limit():
        "sides of tau = 1 (risk_a1_zero and e_icl_linear at tau in {0.5, 2}, alpha = 2, kappa = 3)",
        needs=["theorycheck.nonlinear:risk_a1_zero", "theorycheck.nonlinear:e_icl_linear"])
 def _chk_ridge_limit():
-    from . import nonlinear as N
+    from .. import nonlinear as N
     pairs = []
     for tau in (0.5, 2.0):
         pairs.append((f"risk_a1_zero tau={tau}", N.risk_a1_zero(tau, 1.3, 2.0, 1e-9), N.risk_a1_zero(tau, 1.3, 2.0, 0.0)))
@@ -780,7 +780,7 @@ def _chk_ridge_limit():
        "seed teaching numbers of the a_1 = 0 branch: 2 rho_nl at tau = 0.5 and tau = 2, 10 rho_nl at tau = 0.9; "
        "and the risk is >= rho_nl (never below the noise floor)", needs=["theorycheck.nonlinear:risk_a1_zero"])
 def _chk_teaching():
-    from . import nonlinear as N
+    from .. import nonlinear as N
     pairs = [(f"tau={t}", N.risk_a1_zero(t, 0.7), v * 0.7) for t, v in ((0.5, 2), (2.0, 2), (0.9, 10))]
     floor = min(N.risk_a1_zero(t, 0.7, 1.0, lam) / 0.7 for t in (0.3, 0.9, 1.5, 4.0) for lam in (0.0, 0.1))
     ok, worst, tol, det = _identity(pairs, 1e-9, "a1 = 0 teaching numbers")
@@ -797,7 +797,7 @@ _NL_CHECKS = ("nonlinear.rho-nl-vs-quadrature", "nonlinear.null-predictor-limit"
         "rho_nl = rho + sum_{m >= 2} a_m^2: the m = 0 term a_0^2 omitted (matters for relu, |g|)", _NL_CHECKS,
         needs=["theorycheck.nonlinear:rho_nonlinear", "theorycheck.nonlinear:teacher_moments"])
 def _m_omit_m0(p: Patcher):
-    from . import nonlinear as N
+    from .. import nonlinear as N
     orig = N.rho_nonlinear
 
     def rho_nonlinear(f, rho):
@@ -810,7 +810,7 @@ def _m_omit_m0(p: Patcher):
         "a_1 = 0 branch evaluated with the label-noise rho instead of rho_nl", _NL_CHECKS,
         needs=["theorycheck.nonlinear:e_icl_nonlinear", "theorycheck.nonlinear:risk_a1_zero"])
 def _m_a1zero_rho(p: Patcher):
-    from . import nonlinear as N
+    from .. import nonlinear as N
     orig = N.e_icl_nonlinear
 
     def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, **kw):
@@ -824,7 +824,7 @@ def _m_a1zero_rho(p: Patcher):
         "ridgeless a_1 = 0 risk with the two branches swapped at tau = 1 (rho_nl tau/(tau-1) used for tau < 1, "
         "rho_nl/(1-tau) for tau > 1)", _NL_CHECKS, needs=["theorycheck.nonlinear:risk_a1_zero"])
 def _m_swap_branches(p: Patcher):
-    from . import nonlinear as N
+    from .. import nonlinear as N
     orig = N.risk_a1_zero
 
     def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0):
@@ -839,7 +839,7 @@ def _m_swap_branches(p: Patcher):
         "rho_nl = rho_f - a_1^2 (the linear part counted twice)", _NL_CHECKS,
         needs=["theorycheck.nonlinear:rho_nonlinear", "theorycheck.nonlinear:rho_f"])
 def _m_rho_f(p: Patcher):
-    from . import nonlinear as N
+    from .. import nonlinear as N
     p.replace(N, "rho_nonlinear", N.rho_f)
 
 
@@ -856,7 +856,7 @@ _LDS_CASES = [  # (label, T, prior kwargs, MC samples, seed)
        "d = 1 (T = 6) and d = 2 (T = 8), 200 000 trajectories each",
        needs=["theorycheck.lds:wqk_star", "theorycheck.lds:simulate_wqk_star", "theorycheck.lds:DiagonalLDSPrior"])
 def _chk_wqk():
-    from . import lds as L
+    from .. import lds as L
     worst = None
     for lab, T, kw, n, seed in _LDS_CASES:
         prior = L.DiagonalLDSPrior(**kw)
@@ -874,7 +874,7 @@ def _chk_wqk():
        "simulate_lds trajectories with S summed in the check itself (n = 200 000)",
        needs=["theorycheck.lds:wqk_star_moments", "theorycheck.lds:lds_autocovariance", "theorycheck.lds:LDSBatch"])
 def _chk_lds_moments():
-    from . import lds as L
+    from .. import lds as L
     T = 8
 
     def system(B):
@@ -900,7 +900,7 @@ _LDS_CHECKS = ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc")
         needs=["theorycheck.lds:wqk_star"])
 def _m_drop_t2(p: Patcher):
     import dataclasses
-    from . import lds as L
+    from .. import lds as L
     orig = L.wqk_star
 
     def wqk_star(T, prior, *a, **k):
@@ -914,7 +914,7 @@ def _m_drop_t2(p: Patcher):
         "expectations (T-2)E[N]/E[D]", _LDS_CHECKS,
         needs=["theorycheck.lds:wqk_star", "theorycheck.lds:per_system_ratio_average"])
 def _m_per_system(p: Patcher):
-    from . import lds as L
+    from .. import lds as L
 
     def wqk_star(T, prior, *a, **k):
         est = L.per_system_ratio_average(T, prior, n_systems=20_000, seed=0)
@@ -926,8 +926,8 @@ def _m_per_system(p: Patcher):
         "lag-1 statistic summed over i = 1..T-1 instead of 1..T-2 (S then contains the target y_T)", _LDS_CHECKS,
         needs=["theorycheck.lds:lag1_matrix"])
 def _m_lag_range(p: Patcher):
-    from . import gaussian as g
-    from . import lds as L
+    from .. import gaussian as g
+    from .. import lds as L
 
     def lag1_matrix(T):
         return g.quadratic_form_matrix([(i, i + 1) for i in range(T - 1)], T)   # BUG: one pair too many
@@ -947,7 +947,7 @@ _GLA_CASES = [  # (label, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, MC s
        "(optimal_parameters), 100 000 prompts per case, MSE not halved",
        needs=["theorycheck.gla:train_error", "theorycheck.gla:simulate_gla", "theorycheck.gla:train_error_general"])
 def _chk_gla_train():
-    from . import gla as G
+    from .. import gla as G
     worst = None
     for lab, lam, gam, n, L, sw, se, noise, ns, seed in _GLA_CASES:
         d = L.shape[0]
@@ -965,7 +965,7 @@ def _chk_gla_train():
        "simulate_gla with that Gamma embedded in W_KQ, W_V (100 000 prompts)",
        needs=["theorycheck.gla:population_loss", "theorycheck.gla:simulate_gla"])
 def _chk_gla_poploss():
-    from . import gla as G
+    from .. import gla as G
     rng = np.random.default_rng(4200)
     Gam = 0.15 * rng.standard_normal((2, 2)) + 0.1 * np.eye(2)
     WV = np.zeros((3, 3))
@@ -983,7 +983,7 @@ def _chk_gla_poploss():
        "tr(Lambda)/N I for Lambda = diag(2, .5, 1)",
        needs=["theorycheck.gla:train_error", "theorycheck.gla:effective_covariance"])
 def _chk_zfb():
-    from . import gla as G
+    from .. import gla as G
     pairs = [(f"train error d={d}, N={N}", G.train_error(1.0, 1.0, N, d, 1.0, 0.0), d * (d + 1) / (N + d + 1))
              for d, N in ((3, 20), (5, 7))]
     L = np.diag([2.0, 0.5, 1.0])
@@ -1001,7 +1001,7 @@ def _chk_zfb():
        needs=["theorycheck.gla:optimal_parameters", "theorycheck.gla:population_loss",
               "theorycheck.gla:irreducible_floor"])
 def _chk_gla_opt():
-    from . import gla as G
+    from .. import gla as G
     L = np.diag([2.0, 0.5, 1.0])
     args = (0.6, 0.8, 6, L, 1.0, 0.2, 0.1)
     o = G.optimal_parameters(*args)
@@ -1027,7 +1027,7 @@ _GLA_CHECKS = ("gla.train-error-vs-simulation", "gla.population-loss-vs-simulati
         "./lam^2); the train error is invariant (a uniform rescaling absorbed by Gamma) but Gamma* and the "
         "loss at a fixed Gamma are not", _GLA_CHECKS, needs=["theorycheck.gla:moment_sums", "theorycheck.gla:GLASums"])
 def _m_gla_shift(p: Patcher):
-    from . import gla as G
+    from .. import gla as G
     orig = G.moment_sums
 
     def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method="auto"):
@@ -1040,7 +1040,7 @@ def _m_gla_shift(p: Patcher):
         "simulator applies the gate after the update, S_i = lam (S_{i-1} + v_i k_i') (weights lam^(n+2-i))",
         _GLA_CHECKS, needs=["theorycheck.gla:_gla_forward"])
 def _m_gla_sim(p: Patcher):
-    from . import gla as G
+    from .. import gla as G
     orig = G._gla_forward
 
     def _gla_forward(X, Y, lam, W_KQ, W_V):
@@ -1052,7 +1052,7 @@ def _m_gla_sim(p: Patcher):
         "train error reported as the halved loss E[(y_hat - y)^2]/2 where the unhalved MSE is meant", _GLA_CHECKS,
         needs=["theorycheck.gla:train_error"])
 def _m_gla_halved(p: Patcher):
-    from . import gla as G
+    from .. import gla as G
     orig = G.train_error
 
     def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False):
@@ -1065,7 +1065,7 @@ def _m_gla_halved(p: Patcher):
         "the Zhang-Frei-Bartlett (1+1/N) Lambda + tr(Lambda)/N I with the wrong sign)", _GLA_CHECKS,
         needs=["theorycheck.gla:effective_covariance", "theorycheck.gla:moment_sums"])
 def _m_gla_sign(p: Patcher):
-    from . import gla as G
+    from .. import gla as G
 
     def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0):
         L = np.asarray(Lambda, dtype=float)
@@ -1079,7 +1079,7 @@ def _m_gla_sign(p: Patcher):
         "finite-d factor: D2 = A2 + d B instead of A2 + (d + 1) B in the train error (the x_{n+1} fourth-moment "
         "term forgotten)", _GLA_CHECKS, needs=["theorycheck.gla:_gen"])
 def _m_gla_d2(p: Patcher):
-    from . import gla as G
+    from .. import gla as G
 
     def train_error_from_sums(D1, B, A2, N0, s_q, d, noise):
         return d * s_q + noise - d * D1 ** 2 / (A2 + d * B + noise * N0)               # BUG: d, not d + 1
@@ -1278,7 +1278,7 @@ def calibration_case(name: str, description: str, needs=()):
 @calibration_case("gaussian.moment E[X0^2 X1 X2]", "gaussian.moment vs mean of the product, 3x3 "
                   "covariance, n = 2000 (a heavy-tailed 4th-order product)", needs=["theorycheck.gaussian:moment"])
 def _cal_moment(seed):
-    from . import gaussian as g
+    from .. import gaussian as g
     cov = _rand_cov(12, 3)
     L = np.linalg.cholesky(cov)
     est = mc.mean(lambda rng, size: np.prod((rng.standard_normal((size, 3)) @ L.T)[:, [0, 0, 1, 2]], axis=1),
@@ -1289,7 +1289,7 @@ def _cal_moment(seed):
 @calibration_case("gaussian.expect_product E[y_5^2 S^2]", "LDS-shaped 6th-order moment (AR(1)+noise, "
                   "T = 6) vs Monte Carlo, n = 4000", needs=["theorycheck.gaussian:expect_product"])
 def _cal_ep(seed):
-    from . import gaussian as g
+    from .. import gaussian as g
     T = 6
     K = _lds_autocov(T)
     L = np.linalg.cholesky(K)
@@ -1308,14 +1308,14 @@ def _cal_ep(seed):
                   "n = 8, noise 0.05) vs the simulated recursion with the optimal weights, n = 2000 prompts",
                   needs=["theorycheck.gla:train_error", "theorycheck.gla:simulate_gla"])
 def _cal_gla(seed):
-    from . import gla as G
+    from .. import gla as G
     est = G.simulate_gla(0.7, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05, n_samples=2000, seed=seed, batch=2000)
     return mc.compare(G.train_error(0.7, 0.9, 8, 2, 1.0, 0.1, 0.05), est)
 
 
 def _cal_lds_n(n):
     def run(seed):
-        from . import lds as L
+        from .. import lds as L
         prior = L.DiagonalLDSPrior(d=1, a_max=0.9, sigma0=1.0, sigma_w=0.5, sigma_v=0.3)
         sim = L.simulate_wqk_star(6, prior, n, seed=seed, batch=min(n, 20_000))
         return mc.compare(L.wqk_star(6, prior).value, mc.MeanEstimate(sim.value, sim.se, sim.n_systems))
@@ -1333,7 +1333,7 @@ for _n in (4000, 40_000):
                   "(d = 2, T = 8) vs the mean over 2000 simulated trajectories",
                   needs=["theorycheck.lds:wqk_star_moments", "theorycheck.lds:simulate_lds"])
 def _cal_lds_moment(seed):
-    from . import lds as L
+    from .. import lds as L
     T = 8
 
     def system(B):
@@ -1350,7 +1350,7 @@ def _cal_lds_moment(seed):
 @calibration_case("nonlinear rho_nl vs Monte Carlo", "rho_nonlinear(relu, 0.1) = E[(f(g) + eps - a_1 g)^2] vs "
                   "the Monte Carlo mean over 2000 draws of (g, eps)", needs=["theorycheck.nonlinear:rho_nonlinear"])
 def _cal_rho_nl(seed):
-    from . import nonlinear as N
+    from .. import nonlinear as N
     a1 = 0.5                                          # E[g relu(g)] = 1/2
 
     def sampler(rng, size):

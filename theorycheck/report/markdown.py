@@ -1,0 +1,207 @@
+"""Markdown reports: one per paper (findings first) and the index across papers.
+
+Layout of a paper report: a preliminary banner (quick runs); **Summary of findings** — every
+claim that is not plainly confirmed, worst first, one sentence each with its numbers and seed
+lines; the full verdict table; the conventions once (C1, C2, …); how verdicts were decided;
+self-checks; changes since the previous audit; then one section per claim (quote, fragment,
+statement, finding, sub-claim table, self-checks, derivation, figures with captions, data files).
+Nothing is truncated: long arrays go to CSV/JSON files beside the report.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..claims import PRELIMINARY, VERDICTS
+from ..verdicts.aggregate import fmt
+from .common import BADGE, LEGEND, md_cell, summary_items
+
+__all__ = ["markdown_report", "markdown_index"]
+
+
+def _banner(led) -> list[str]:
+    if not led.preliminary:
+        return []
+    return [f"> ⚠️ **{PRELIMINARY.capitalize()}.** This report comes from a quick run (small sizes). The "
+            "verdicts of record are the paper-scale run's (`theorycheck run --full`).", ""]
+
+
+def _finding_line(c, s) -> str:
+    line = (f"- {BADGE[c.verdict]} — [{md_cell(c.title)}](#{c.id}) (seed lines {c.lines[0]}–{c.lines[1]}): "
+            f"{c.reason}")
+    if s is not None and c.verdict is not None and len(c.subclaims) > 1:
+        line += f" Decisive: *{s.statement}* — {s.reason}"
+    elif s is not None and c.verdict is not None:
+        line += f" {s.reason}"
+    return line
+
+
+def _decision(led) -> list[str]:
+    d = led.decision
+    if not d:
+        return []
+    return ["## How verdicts were decided", "",
+            f"- Every statistical sub-claim tests two hypotheses (*for*: rejecting \"the statement is false\" "
+            f"confirms; *against*: rejecting \"the statement holds\" refutes). All {d.get('hypotheses')} hypotheses "
+            f"of this report ({d.get('statistical_subclaims')} statistical sub-claims) form one family, adjusted "
+            f"by {d.get('multiplicity', 'holm').capitalize()} at family-wise α = {d.get('family_alpha')}; raw and "
+            "adjusted p-values are in `results.json`.",
+            "- A refutation that rests on parameters the source does not state (the toolkit's `chosen` values) "
+            "is reported as *not reproduced*, never *refuted*.",
+            f"- Aggregation: {d.get('aggregation')}.",
+            f"- Self-checks (the toolkit's own consistency checks, never verdicts): {d.get('self_checks')} in this "
+            f"report, Holm at family-wise α = {d.get('self_check_alpha')}; a failure withholds the claim's "
+            "verdict and makes the run exit non-zero.",
+            "- The rules (hypothesis, statistic, α, power) are listed in the [index](index.md#decision-rules).", ""]
+
+
+def _self_checks(led) -> list[str]:
+    checks = [(c, s) for c in led.claims for s in c.self_checks]
+    if not checks:
+        return []
+    failed = [(c, s) for c, s in checks if s.passed is False]
+    head = (f"**{len(failed)} of {len(checks)} self-checks FAILED** — the verdicts of the affected claims are "
+            "withheld; this is a bug of the toolkit, not a finding about the paper." if failed else
+            f"All {len(checks)} self-checks passed.")
+    L = ["## Self-checks", "", head, "",
+         "| claim | self-check | kind | statistic | p | p (Holm) | passed |", "|---|---|---|---|---|---|---|"]
+    for c, s in failed + [x for x in checks if x[1].passed is not False]:
+        stat = f"{s.statistic_name} = {fmt(s.statistic)}" if s.statistic is not None else ""
+        L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(s.name)} | {s.kind} | {md_cell(stat)} | {fmt(s.p_value)} | "
+                 f"{fmt(s.p_adjusted)} | {'yes' if s.passed else 'NO'} |")
+    return L + [""]
+
+
+def _changes(led) -> list[str]:
+    revs = [c for c in led.claims if c.revision]
+    if not revs:
+        return []
+    L = ["## Changes since the previous audit", ""]
+    for c in revs:
+        r = c.revision
+        prev_id = f" (was `{r['previous_id']}`)" if r.get("previous_id") else ""
+        L.append(f"- [`{c.id}`](#{c.id}){prev_id}: {r.get('previous', '?')} → {c.verdict or 'withheld'}. "
+                 f"{r.get('why', '')}")
+    return L + [""]
+
+
+def _subclaim_table(c, files) -> list[str]:
+    L = ["| sub-claim | rule | verdict | finding |", "|---|---|---|---|"]
+    for s in c.subclaims:
+        extra = ""
+        if s.reading:
+            extra += f" *(reading: {md_cell(s.reading)})*"
+        if files.get(s.id):
+            extra += " Data: " + ", ".join(f"[{Path(p).name}]({p})" for p in files[s.id])
+        L.append(f"| {md_cell(s.statement)}{extra} | {s.rule} | {BADGE[s.verdict]} | {md_cell(s.reason)} |")
+    return L + [""]
+
+
+def _claim_section(i, c, led, files) -> list[str]:
+    L = [f'<a id="{c.id}"></a>', f"### {i}. {c.title}", "",
+         f"**Verdict: {BADGE[c.verdict]}** · id `{c.id}` · seed `{led.seed_file}` lines {c.lines[0]}–{c.lines[1]}"
+         + (" · conventions " + ", ".join(c.conventions) if c.conventions else ""), ""]
+    if c.scope:
+        L += [f"**Scope.** {c.scope}", ""]
+    L += ["Seed text (verbatim):", ""]
+    L += ["> " + line if line.strip() else ">" for line in c.quote.split("\n")]
+    L.append("")
+    if c.fragment:
+        L += [f"Fragment checked: «{c.fragment}»", ""]
+    L += [f"**Statement as tested.** {c.statement}", "", f"**Finding.** {c.reason}", ""]
+    if c.error:
+        L += ["**Error while computing this claim:**", "", "```", c.error.rstrip(), "```", ""]
+    if c.subclaims:
+        L += _subclaim_table(c, files)
+    if c.self_checks:
+        L += ["**Self-checks.** " + "; ".join(
+            f"{s.name}: {'passed' if s.passed else 'FAILED'} ({s.statistic_name} = {fmt(s.statistic)}"
+            + (f", p = {fmt(s.p_value)}, Holm {fmt(s.p_adjusted)}" if s.p_value is not None else "") + ")"
+            for s in c.self_checks), ""]
+    if c.derivation:
+        L += ["**Derivation.**", ""]
+        for eq in c.derivation:
+            L += ["$$", eq, "$$", ""]
+    if c.notes:
+        L += ["**Method.** " + " ".join(c.notes), ""]
+    for f in c.figures:
+        L += [f"![{f['stem']}](figures/{f['stem']}.png)", "", f"*Figure {f['stem']}.* {f.get('caption', '')}", ""]
+    if c.revision:
+        r = c.revision
+        L += [f"*Revision:* previously {r.get('previous', '?')}"
+              + (f" as `{r['previous_id']}`" if r.get("previous_id") else "") + f". {r.get('why', '')}", ""]
+    return L
+
+
+def markdown_report(led, files: dict | None = None) -> str:
+    """The Markdown report of one finalized ledger (``files``: sub-claim id → data file paths)."""
+    files = files or {}
+    cnt = led.counts()
+    L = [f"# {led.title}", ""] + _banner(led) + [
+        f"Seed summary `{led.seed_file}` (paper {led.paper}) · key `{led.key}` · mode `{led.mode}` · run seed "
+        f"`{led.seed}` · generated by `theorycheck` — regenerate, do not edit.", "",
+        "## Summary of findings", "",
+        f"{len(led.claims)} claims: " + ", ".join(f"{cnt[v]} {v}" for v in VERDICTS if cnt[v])
+        + (f", {cnt['withheld']} withheld" if cnt["withheld"] else "") + ".", ""]
+    items = summary_items(led)
+    if items:
+        L += ["Every claim that is not plainly confirmed, worst first:", ""]
+        L += [_finding_line(c, s) for c, s in items] + [""]
+    else:
+        L += ["Every claim is confirmed in its stated scope.", ""]
+    L += ["## Verdicts", "", "| # | claim | seed lines | verdict | scope |", "|---|---|---|---|---|"]
+    for i, c in enumerate(led.claims, 1):
+        L.append(f"| {i} | [{md_cell(c.title)}](#{c.id}) | {c.lines[0]}–{c.lines[1]} | {BADGE[c.verdict]} | "
+                 f"{md_cell(c.scope or '')} |")
+    L.append("")
+    if led.conventions:
+        L += ["## Conventions", ""] + [f"- **{i}** {t}" for i, t in led.conventions] + [""]
+    if led.parameters:
+        L += ["## Run sizes", ""] + [f"- `{k}`: {md_cell(v)}" for k, v in led.parameters.items()] + [""]
+    L += _decision(led) + _self_checks(led) + _changes(led) + ["## Claims", ""]
+    for i, c in enumerate(led.claims, 1):
+        L += _claim_section(i, c, led, files)
+    return "\n".join(L).rstrip() + "\n"
+
+
+def markdown_index(ledgers: dict, out: Path, rules: dict, extra_reports=()) -> str:
+    """The index across papers: findings first, the paper table, the legend and the decision rules."""
+    order = sorted(ledgers, key=lambda k: (ledgers[k].paper, k))
+    prelim = [k for k in order if ledgers[k].preliminary]
+    L = ["# theorycheck — verdicts for all papers", ""]
+    if prelim:
+        L += [f"> ⚠️ **{PRELIMINARY.capitalize()}** for: " + ", ".join(f"`{k}`" for k in prelim) +
+              ". Verdicts of record come from the paper-scale run (`theorycheck run --full`).", ""]
+    L += ["Generated by `theorycheck` — regenerate, do not edit. Machine-readable: [`results.json`](results.json) "
+          "(schema in `theorycheck/verdicts/results.schema.json`); provenance: [`STAMP.json`](STAMP.json).", "",
+          "## Findings", ""]
+    any_item = False
+    for k in order:
+        items = summary_items(ledgers[k])
+        if not items:
+            continue
+        any_item = True
+        led = ledgers[k]
+        L += [f"**{led.title}** ([{k}.md]({k}.md), seed {led.paper}):", ""]
+        for c, s in items:
+            L.append(f"- {BADGE[c.verdict]} — [{md_cell(c.title)}]({k}.md#{c.id}) (lines {c.lines[0]}–{c.lines[1]}): "
+                     f"{c.reason}")
+        L.append("")
+    if not any_item:
+        L += ["Every claim of every paper is confirmed in its stated scope.", ""]
+    L += ["## Papers", "", "| paper | key | title | mode | seed | " + " | ".join(VERDICTS) + " | withheld | report |",
+          "|---|---|---|---|---|" + "---|" * len(VERDICTS) + "---|---|"]
+    for k in order:
+        led = ledgers[k]
+        cnt = led.counts()
+        links = [f"[md]({k}.md)"] + [f"[{ext}]({k}.{ext})" for ext in ("tex", "pdf") if (Path(out) / f"{k}.{ext}").exists()]
+        L.append(f"| {led.paper} | `{k}` | {md_cell(led.title)} | {led.mode} | {led.seed} | "
+                 + " | ".join(str(cnt[v]) for v in VERDICTS) + f" | {cnt['withheld']} | {' · '.join(links)} |")
+    L += ["", "## Verdict vocabulary", ""] + [f"- **{v}** — {t}" for v, t in LEGEND] + [""]
+    L += ['<a id="decision-rules"></a>', "## Decision rules", "",
+          "Each atomic sub-claim is decided by exactly one rule, declared in the paper module before the data; "
+          "the claim's verdict follows by the aggregation rule. Statistical rules record a *for* and an "
+          "*against* p-value; the report-wide family is Holm-adjusted.", ""]
+    L += [f"- **{name}** — {md_cell(doc)}" for name, doc in rules.items()] + [""]
+    if extra_reports:
+        L += ["## Other generated reports", ""] + [f"- [{e}]({e})" for e in extra_reports] + [""]
+    return "\n".join(L).rstrip() + "\n"

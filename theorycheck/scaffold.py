@@ -1,0 +1,277 @@
+'''``theorycheck new-paper KEY --seed PATH``: scaffold a paper as a plugin package.
+
+A paper is a small Python package that declares itself in the ``theorycheck.papers`` entry-point
+group — exactly like the built-in papers. The scaffold writes, under ``<dest>/<key>/``::
+
+    pyproject.toml                       the plugin's metadata and its entry point
+    README.md                            the checklist for adding the paper's claims
+    theorycheck_paper_<key>/__init__.py  PAPER: key, seed id, title, conventions, claims
+    theorycheck_paper_<key>/claims.py    one worked example claim (replace it by the paper's claims)
+    theorycheck_paper_<key>/mutants.py   one example mutant (a mistake the example claim must catch)
+    theorycheck_paper_<key>/seed.txt     the seed summary, verbatim
+    theorycheck_paper_<key>/derivations/<key>_example.py   a SymPy derivation writing generated code
+    theorycheck_paper_<key>/generated/<key>_example.py     its output (written by running it now)
+    tests/test_<key>.py                  the paper's tests (quick run, mutants caught)
+
+then installs it in editable mode (``pip install -e``) unless ``install=False``. Nothing outside
+``<dest>/<key>/`` is written. The scaffold is green at once: ``theorycheck run --paper KEY --quick``
+and its test pass.
+'''
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .papers.api import KEY_RE
+
+__all__ = ["new_paper", "package_name"]
+
+
+def package_name(key: str) -> str:
+    """``theorycheck_paper_<key>`` with ``-`` mapped to ``_``."""
+    return "theorycheck_paper_" + key.replace("-", "_")
+
+
+def _seed_id(path: Path, key: str) -> str:
+    """The file name's prefix before ``_`` (``004_50ac…txt`` → ``004``), else the key."""
+    prefix = path.stem.split("_", 1)[0].lower()
+    return prefix if "_" in path.stem and KEY_RE.match(prefix) else key
+
+
+def _title(lines: list[str], key: str) -> str:
+    for ln in lines:
+        t = ln.strip().strip("#").strip()
+        if t:
+            return t[:150]
+    return f"Paper {key}"
+
+
+def _check_unique(key: str, seed_id: str) -> None:
+    from . import papers
+    for k, p in papers.registry().items():
+        if k == key:
+            raise ValueError(f"key {key!r} is already used by an installed paper ({p.package or p.seed})")
+        if p.seed_id == seed_id:
+            raise ValueError(f"seed id {seed_id!r} is already used by paper {k!r}; pass --seed-id")
+
+
+def new_paper(key: str, seed: Path, dest: Path | None = None, seed_id: str | None = None, title: str | None = None,
+              install: bool = True, python: str | None = None) -> list[Path]:
+    """Create the plugin package of a new paper; return the paths written."""
+    if not isinstance(key, str) or not KEY_RE.match(key):
+        raise ValueError(f"key must match [a-z0-9_-]+ (lower-case letters, digits, '_' or '-'), got {key!r}")
+    seed = Path(seed)
+    if not seed.is_file():
+        raise ValueError(f"--seed must be an existing text file, got {seed}")
+    try:
+        text = seed.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"--seed must be UTF-8 text, {seed} is not") from None
+    lines = text.split("\n")
+    if not any(ln.strip() for ln in lines):
+        raise ValueError(f"--seed {seed} is empty")
+    seed_id = seed_id or _seed_id(seed, key)
+    if not KEY_RE.match(seed_id):
+        raise ValueError(f"seed id must match [a-z0-9_-]+, got {seed_id!r}")
+    _check_unique(key, seed_id)
+    title = title or _title(lines, key)
+    root = Path(dest if dest is not None else Path.cwd() / "papers") / key
+    if root.exists():
+        raise ValueError(f"{root} already exists; choose another --dir or remove it")
+    pkg = package_name(key)
+    first = next(i for i, ln in enumerate(lines, 1) if ln.strip())
+    fragment = lines[first - 1].strip()[:60]
+    subs = {"KEY": key, "PKG": pkg, "SEED_ID": seed_id, "TITLE": title.replace('"', "'"), "LINE": str(first),
+            "FRAGMENT": fragment.replace("\\", "\\\\").replace('"', '\\"'), "SEED_NAME": seed.name,
+            "MOD": key.replace("-", "_")}
+    files = {
+        "pyproject.toml": _PYPROJECT, "README.md": _README,
+        f"{pkg}/__init__.py": _INIT, f"{pkg}/claims.py": _CLAIMS, f"{pkg}/mutants.py": _MUTANTS,
+        f"{pkg}/derivations/__init__.py": '"""SymPy derivations of this paper."""\n',
+        f"{pkg}/derivations/{subs['MOD']}_example.py": _DERIVATION,
+        f"{pkg}/generated/__init__.py": '"""Generated code (written by the derivations; never edited by hand)."""\n',
+        f"tests/test_{subs['MOD']}.py": _TEST,
+    }
+    written = []
+    for rel, tpl in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(_fill(tpl, subs), encoding="utf-8")
+        written.append(p)
+    shutil.copyfile(seed, root / pkg / "seed.txt")
+    written.append(root / pkg / "seed.txt")
+    gen = _run_example_derivation(root, pkg, subs["MOD"], python)
+    written.append(gen)
+    if install:
+        py = python or sys.executable
+        r = subprocess.run([py, "-m", "pip", "install", "--no-deps", "-e", str(root)], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"pip install -e {root} failed:\n{r.stderr[-2000:]}")
+    return written
+
+
+def _fill(tpl: str, subs: dict) -> str:
+    return re.sub(r"@@([A-Z_]+)@@", lambda m: subs[m.group(1)], tpl)
+
+
+def _run_example_derivation(root: Path, pkg: str, mod: str, python: str | None) -> Path:
+    """Run the example derivation (in a subprocess, with the new package importable)."""
+    import os
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([python or sys.executable, "-m", f"{pkg}.derivations.{mod}_example"], cwd=root, env=env,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"the example derivation failed:\n{r.stderr[-2000:]}")
+    return root / pkg / "generated" / f"{mod}_example.py"
+
+
+_PYPROJECT = '''[build-system]
+requires = ["setuptools>=61", "wheel"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "theorycheck-paper-@@KEY@@"
+version = "0.1.0"
+description = "theorycheck claims of: @@TITLE@@"
+requires-python = ">=3.10"
+dependencies = ["theorycheck"]
+
+[project.entry-points."theorycheck.papers"]
+@@KEY@@ = "@@PKG@@:PAPER"
+
+[tool.setuptools.packages.find]
+include = ["@@PKG@@*"]
+
+[tool.setuptools.package-data]
+@@PKG@@ = ["*.txt"]
+'''
+
+_README = '''# @@TITLE@@ — theorycheck plugin `@@KEY@@`
+
+Generated by `theorycheck new-paper @@KEY@@`. The paper is found through the `theorycheck.papers`
+entry point declared in `pyproject.toml`; nothing in theorycheck itself is edited.
+
+Checklist (see theorycheck's README, "Add a paper"):
+
+1. `@@PKG@@/seed.txt` is the seed summary, verbatim (claims quote it by line numbers, 1-based).
+2. Write one claim per statement in `@@PKG@@/claims.py`, in seed order: docstring = the statement as
+   tested; declared margins; evidence from theorycheck's engines and `theorycheck.models`; one rule of
+   `theorycheck.verdicts.rules` per atomic sub-claim; self-checks for our own consistency.
+3. Put derivations in `@@PKG@@/derivations/` (listed in `PAPER.derivations`), regenerate with
+   `theorycheck derive --paper @@KEY@@`.
+4. Add mutants (`@@PKG@@/mutants.py`) that your claims must catch.
+5. `theorycheck run --paper @@KEY@@ --quick`, then `python -m pytest tests`, then the paper-scale
+   `theorycheck run --paper @@KEY@@`.
+'''
+
+_INIT = '''"""theorycheck plugin for: @@TITLE@@ (seed @@SEED_ID@@, original file @@SEED_NAME@@)."""
+from theorycheck.papers.api import Paper
+
+from . import claims as _claims
+
+CONVENTIONS = [
+    "Example convention: $E$ is the expectation over $g\\\\sim N(0,1)$ (state yours: halved losses, normalisations, "
+    "index ranges, what is averaged over).",
+]
+
+PAPER = Paper(key="@@KEY@@", seed_id="@@SEED_ID@@", title="@@TITLE@@", package=__name__, seed="seed.txt",
+              seed_name="@@SEED_NAME@@", conventions=CONVENTIONS, claims=_claims.claims, parameters=_claims.sizes,
+              derivations=("@@PKG@@.derivations.@@MOD@@_example",), mutants="@@PKG@@.mutants")
+'''
+
+_CLAIMS = '''"""Claims of @@TITLE@@, in seed order.
+
+Each claim quotes its seed lines (and the exact fragment it checks), computes evidence with the
+engines and models, and hands it to one rule per atomic sub-claim.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from theorycheck.verdicts import Estimate, rules, selfcheck
+from theorycheck.papers.api import Claims, Derivation
+
+claims = Claims()
+
+
+def sizes(ctx) -> dict:
+    """Run sizes, shown in the report: small in quick mode, the paper's in full mode."""
+    return {"mc_samples": 20_000 if ctx.quick else 400_000}
+
+
+@claims.claim("@@SEED_ID@@-example", lines=(@@LINE@@, @@LINE@@), fragment="@@FRAGMENT@@", conventions=["C1"])
+def example(ctx):
+    """EXAMPLE (replace me): the fourth moment of a centred Gaussian of variance s is 3 s²."""
+    from .generated import @@MOD@@_example as gen    # written by the derivation (imported lazily)
+    MARGIN = 0.02            # declared before the data: a 2 % relative margin for the Monte Carlo agreement
+    s = 1.5
+    exact = float(gen.fourth_moment(s))
+    rng = np.random.default_rng(ctx.seed_for("@@SEED_ID@@-example"))
+    x = rng.normal(0.0, np.sqrt(s), sizes(ctx)["mc_samples"])
+    est = Estimate.from_samples(x ** 4)
+    yield selfcheck.identity("generated E[x^4] equals 3 s^2", exact, 3 * s ** 2)
+    yield rules.agreement("E[x⁴] = 3s² for x ~ N(0, s)", est, exact, margin=MARGIN, scope=f"s = {s}, n = {est.n}")
+    yield Derivation(gen.LATEX["fourth_moment"])
+'''
+
+_MUTANTS = '''"""Mutants: realistic mistakes that the claims of this paper must catch."""
+from theorycheck.selftest import Mutant
+
+from .generated import @@MOD@@_example as gen
+
+
+def _fourth_moment_is_s2(p):
+    p.replace(gen, "fourth_moment", lambda s: s ** 2)       # forgot the 3 of Isserlis' three pairings
+
+
+MUTANTS = [Mutant("@@KEY@@-fourth-moment-missing-3", "E[x^4] = s^2 instead of 3 s^2", ("@@SEED_ID@@-example",),
+                  _fourth_moment_is_s2)]
+'''
+
+_DERIVATION = '''"""Example derivation: E[x⁴] for x ~ N(0, s) by Isserlis (theorycheck's Gaussian engine), as code."""
+from __future__ import annotations
+
+import sympy as sp
+
+from theorycheck.codegen import write_module
+from theorycheck.gaussian import moment
+
+SCRIPT = "@@PKG@@.derivations.@@MOD@@_example"
+GENERATED_PACKAGE = "@@PKG@@.generated"
+
+
+def main():
+    s = sp.Symbol("s", positive=True)
+    m4 = sp.factor(moment(sp.Matrix([[s]]), (0, 0, 0, 0)))
+    assert sp.simplify(m4 - 3 * s ** 2) == 0
+    return [write_module("@@MOD@@_example", {"fourth_moment": ([s], m4)}, SCRIPT, package=GENERATED_PACKAGE,
+                         latex={"fourth_moment": r"\\mathbb E[x^4]=" + sp.latex(m4)})]
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+_TEST = '''"""Tests of the @@KEY@@ paper: its quick run is clean and its mutants are caught."""
+from theorycheck import papers
+from theorycheck.run import run_papers
+from theorycheck.selftest import run_paper_mutants
+
+
+def test_paper_is_valid():
+    papers.load("@@KEY@@").validate()
+
+
+def test_quick_run_is_clean():
+    led = run_papers(["@@KEY@@"], "quick", seed=1).ledgers["@@KEY@@"]
+    assert not led.errors and not led.self_check_failed
+    assert all(c.verdict is not None for c in led.claims)
+
+
+def test_mutants_are_caught():
+    res = run_paper_mutants("@@KEY@@")
+    assert res["caught"] == res["total"] > 0, res["mutants"]
+'''

@@ -1,0 +1,35 @@
+"""The versioned JSON Schema of ``results.json`` and its validation (``jsonschema``).
+
+>>> SCHEMA_VERSION
+'2.0.0'
+>>> schema()["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+True
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+__all__ = ["SCHEMA_VERSION", "schema", "validate_results"]
+
+SCHEMA_VERSION = "2.0.0"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The schema (``theorycheck/verdicts/results.schema.json``)."""
+    text = resources.files("theorycheck.verdicts").joinpath("results.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def validate_results(data: dict) -> None:
+    """Raise ``ValueError`` naming the first violation if ``data`` does not follow the schema."""
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(x) for x in e.absolute_path) or "(root)"
+        raise ValueError(f"results.json does not follow schema {SCHEMA_VERSION}: at {where}: {e.message} "
+                         f"({len(errors)} violation(s) in all)")
