@@ -1,82 +1,116 @@
-"""The command line end to end, on a tiny fake paper: run, determinism, seeds, exit codes."""
+"""The command line end to end, on a fake plugin paper: outputs, defaults, determinism, exit codes."""
 import json
+import os
 
 import pytest
 
-from theorycheck import cli, papers
+from theorycheck import cli
 
 
-@pytest.fixture
-def fake_paper(monkeypatch):
-    monkeypatch.setitem(papers.PAPERS, "fake", ("004", "tests._fake_paper"))
-    monkeypatch.setattr(cli, "derive", lambda paper=None: 0)     # no derivation scripts for the fake paper
-    return "fake"
+def _run(out, *extra, seed=1):
+    return cli.main(["run", "--paper", "fake", "--quick", "--seed", str(seed), "--out", str(out), "--no-pdf",
+                     "--jobs", "1", "--quiet", *extra])
 
 
-def _run(out, seed=1, extra=()):
-    return cli.main(["run", "--paper", "fake", "--seed", str(seed), "--out", str(out), "--no-pdf", *extra])
-
-
-def test_run_writes_everything(tmp_path, fake_paper):
+def test_run_writes_everything(tmp_path, fake_plugin):
     assert _run(tmp_path) == 0
-    for name in ("fake.md", "fake.tex", "index.md", "results.json", "STAMP.json", "figures/fake_fig.png",
-                 "figures/fake_fig.pdf"):
+    for name in ("fake.md", "fake.tex", "index.md", "results.json", "STAMP.json", "figures/fk_hist.png",
+                 "figures/fk_hist.pdf", "fake-data/fk-g4/e-g-3-isserlis-three-pairings.curve.csv"):
         assert (tmp_path / name).exists(), name
     res = json.loads((tmp_path / "results.json").read_text())
     claim = res["papers"]["fake"]["claims"][0]
-    assert claim["verdict"] == "confirmed" and claim["evidence"]["comparison"]["n"] == 4000
+    assert claim["verdict"] == "confirmed" and claim["subclaims"][0]["n"] == 40000
+    assert res["papers"]["fake"]["mode"] == "quick" and res["schema_version"] == "2.0.0"
     stamp = json.loads((tmp_path / "STAMP.json").read_text())
     assert stamp["papers"]["fake"]["seed"] == 1 and "numpy" in stamp["versions"]
+    assert len(stamp["papers"]["fake"]["source_sha256"]["theorycheck"]) == 64
+    md = (tmp_path / "fake.md").read_text()
+    assert "Preliminary (quick sizes)" in md and md.index("## Summary of findings") < md.index("## Claims")
+    assert "[pdf]" not in (tmp_path / "index.md").read_text()       # no PDF was built, none is linked
 
 
-def test_same_seed_byte_identical_other_seed_differs(tmp_path, fake_paper):
+def test_quick_default_output_is_not_the_reports_folder(tmp_path, fake_plugin, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["run", "--paper", "fake", "--quick", "--no-pdf", "--jobs", "1", "--quiet"]) == 0
+    assert (tmp_path / "reports-quick" / "fake.md").exists() and not (tmp_path / "reports").exists()
+
+
+def test_same_seed_byte_identical_other_seed_differs(tmp_path, fake_plugin):
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
-    _run(a, 1), _run(b, 1), _run(c, 2)
-    for name in ("fake.md", "fake.tex", "index.md", "results.json", "figures/fake_fig.png"):
+    _run(a), _run(b), _run(c, seed=2)
+    for name in ("fake.md", "fake.tex", "index.md", "results.json", "figures/fk_hist.png"):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
-    ra = json.loads((a / "results.json").read_text())["papers"]["fake"]["claims"][0]["evidence"]["comparison"]
-    rc = json.loads((c / "results.json").read_text())["papers"]["fake"]["claims"][0]["evidence"]["comparison"]
-    assert ra["mean"] != rc["mean"]
-    assert abs(ra["mean"] - rc["mean"]) < 5 * (ra["se"] ** 2 + rc["se"] ** 2) ** 0.5
+    assert (a / "results.json").read_bytes() != (c / "results.json").read_bytes()
 
 
-def test_failing_check_gives_nonzero_exit(tmp_path, fake_paper, monkeypatch):
-    import tests._fake_paper as fp
-    monkeypatch.setattr(fp, "build", lambda ctx: 1 / 0)
-    assert _run(tmp_path) == 1
+def test_rerun_leaves_unchanged_files_untouched(tmp_path, fake_plugin):
+    _run(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file() and p.name != "STAMP.json"}
+    _run(tmp_path)
+    after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file() and p.name != "STAMP.json"}
+    assert before == after
 
 
-def test_refuted_claim_is_not_a_failure(tmp_path, fake_paper, monkeypatch):
-    from theorycheck import montecarlo as mc
-    monkeypatch.setattr(mc, "compare", lambda exact, est, **kw: mc.Comparison(1, 2, 0.1, 10, 10.0, 0.0, 1e-3,
-                                                                                "disagree", 1.0))
-    assert _run(tmp_path) == 0
-    res = json.loads((tmp_path / "results.json").read_text())
-    assert res["papers"]["fake"]["claims"][0]["verdict"] == "refuted"
-
-
-def test_results_are_merged_across_papers(tmp_path, fake_paper):
-    (tmp_path).mkdir(exist_ok=True)
+def test_one_paper_run_keeps_the_other_papers(tmp_path, fake_plugin):
     _run(tmp_path)
     res = json.loads((tmp_path / "results.json").read_text())
-    assert list(res["papers"]) == ["fake"]
-    assert cli.main(["report", "--out", str(tmp_path), "--no-pdf"]) == 0
+    res["papers"]["other"] = dict(res["papers"]["fake"], key="other", paper="ot")
+    (tmp_path / "results.json").write_text(json.dumps(res))
+    (tmp_path / "other.md").write_text("untouched\n")
+    _run(tmp_path, seed=3)
+    res2 = json.loads((tmp_path / "results.json").read_text())
+    assert res2["papers"]["other"] == res["papers"]["other"] and (tmp_path / "other.md").read_text() == "untouched\n"
+    assert "`other`" in (tmp_path / "index.md").read_text()
+
+
+@pytest.mark.parametrize("mode,code", [("raise", 1), ("selfcheck-fails", 1), ("refuted", 0)])
+def test_exit_codes(tmp_path, fake_plugin, mode, code):
+    fake_plugin.BEHAVIOUR["mode"] = mode
+    assert _run(tmp_path) == code
+    md = (tmp_path / "fake.md").read_text()
+    if mode == "selfcheck-fails":
+        assert "self-checks FAILED" in md and "⛔ withheld" in md
+    if mode == "refuted":
+        assert "❌ refuted" in md
+
+
+def test_output_folder_is_checked_before_any_work(tmp_path, fake_plugin, capsys):
+    f = tmp_path / "afile"
+    f.write_text("x")
+    assert _run(f) == 2
+    assert "must be a folder" in capsys.readouterr().err
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    os.chmod(ro, 0o500)
+    try:
+        if os.access(ro, os.W_OK):          # root ignores permissions: nothing to test
+            pytest.skip("running as root: permissions are not enforced")
+        assert _run(ro) == 2
+    finally:
+        os.chmod(ro, 0o700)
+
+
+def test_report_command_rerenders(tmp_path, fake_plugin):
+    _run(tmp_path)
+    (tmp_path / "fake.md").unlink()
+    assert cli.main(["report", "--out", str(tmp_path), "--no-pdf", "--quiet"]) == 0
+    assert (tmp_path / "fake.md").exists()
+    assert cli.main(["report", "--out", str(tmp_path / "empty"), "--quiet"]) == 1
 
 
 def test_help_and_bad_arguments(capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["--help"])
-    assert e.value.code == 0
-    assert "derive" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as e:
-        cli.main(["run", "--paper", "nope"])
-    assert e.value.code == 2
-    assert cli.main(["run", "--paper", "gla", "--seed", "-3", "--out", "/tmp/x"]) == 2
+    assert e.value.code == 0 and "new-paper" in capsys.readouterr().out
+    for argv in (["run", "--paper", "nope"], ["run", "--seed", "-3"], ["run", "--jobs", "0"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(argv)
+        assert e.value.code == 2
 
 
-def test_report_without_results(tmp_path):
-    assert cli.main(["report", "--out", str(tmp_path)]) == 1
-
-
-def test_derive_list(capsys):
+def test_papers_and_derive_list(capsys, fake_plugin):
+    assert cli.main(["papers"]) == 0
+    out = capsys.readouterr().out
+    assert "fake" in out and "gla" in out
     assert cli.main(["derive", "--list"]) == 0
+    assert "theorycheck.derivations.gla_loss" in capsys.readouterr().out

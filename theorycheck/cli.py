@@ -127,6 +127,12 @@ def derive_check(keys=None, quiet: bool = False) -> list[str]:
                 problems.append(f"{pkg}.{fresh.stem}: produced by a derivation but not shipped")
             elif shipped.read_text(encoding="utf-8") != fresh.read_text(encoding="utf-8"):
                 problems.append(f"{pkg}.{fresh.stem}: shipped code differs from what the derivations produce")
+        if keys is None:         # every derivation ran: a shipped module nobody produces is an orphan
+            for pkg in {".".join(f.relative_to(tmp).parent.parts) for f in Path(tmp).rglob("*.py")}:
+                made = {f.name for f in Path(tmp).joinpath(*pkg.split(".")).glob("*.py")}
+                for f in sorted(codegen.generated_dir(pkg).glob("*.py")):
+                    if f.name != "__init__.py" and f.name not in made:
+                        problems.append(f"{pkg}.{f.stem}: shipped but produced by no derivation (orphan)")
     if not quiet:
         _say("derive  --check: " + ("generated code is fresh" if not problems else "; ".join(problems)))
     return problems

@@ -23,9 +23,14 @@ from importlib import metadata
 
 from .api import Claims, Paper
 
-__all__ = ["ENTRY_POINT_GROUP", "registry", "keys", "load", "by_seed", "refresh", "load_errors", "Paper", "Claims"]
+__all__ = ["ENTRY_POINT_GROUP", "registry", "keys", "load", "by_seed", "refresh", "load_errors", "Paper", "Claims",
+           "PluginWarning"]
 
 ENTRY_POINT_GROUP = "theorycheck.papers"
+
+
+class PluginWarning(UserWarning):
+    """A paper plugin was found but could not be loaded (the other papers still work)."""
 
 _REGISTRY: dict | None = None
 _ERRORS: dict = {}
@@ -60,7 +65,7 @@ def registry() -> dict[str, Paper]:
             except Exception as exc:  # noqa: BLE001 - reported, never silently ignored
                 _ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
                 warnings.warn(f"theorycheck: paper plugin {ep.name!r} ({ep.value}) could not be loaded: {exc}",
-                              RuntimeWarning, stacklevel=2)
+                              PluginWarning, stacklevel=2)
         if not found and not _ERRORS:
             raise RuntimeError("no theorycheck papers are installed (entry-point group 'theorycheck.papers' is "
                                "empty): install the package with `pip install -e .` or `pip install .`")

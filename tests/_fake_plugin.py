@@ -1,0 +1,69 @@
+"""A tiny third-party paper plugin, installed for the tests by writing a package and a ``.dist-info``
+with an entry point onto ``sys.path`` (what ``pip install`` would do)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+SEED_TEXT = "A fake paper\n\nThe mean of g^2 is 1 for g ~ N(0,1).\n其中 E[g^4] = 3。\nLast line.\n"
+
+PACKAGE = textwrap.dedent('''
+    """Fake paper for the tests."""
+    import numpy as np
+
+    from theorycheck.papers.api import Claims, Note, Paper
+    from theorycheck.verdicts import Estimate, rules, selfcheck
+
+    claims = Claims()
+    BEHAVIOUR = {"mode": "ok"}       # tests set "raise", "selfcheck-fails", "refuted"
+
+
+    @claims.fixture
+    def draws(ctx):
+        rng = np.random.default_rng(ctx.seed_for("fake-draws"))
+        return rng.standard_normal(40000)
+
+
+    @claims.claim("fk-g2", lines=(3, 3), fragment="The mean of g^2 is 1", conventions=["C1"], needs=("draws",))
+    def g2(ctx, draws):
+        """E[g²] = 1 for g ~ N(0, 1)."""
+        if BEHAVIOUR["mode"] == "raise":
+            raise RuntimeError("boom")
+        est = Estimate.from_samples(draws ** 2)
+        target = 2.0 if BEHAVIOUR["mode"] == "refuted" else 1.0
+        yield rules.agreement("E[g²] = 1", est, target, margin=0.05, scope=f"n = {est.n}")
+        exact = 5.0 if BEHAVIOUR["mode"] == "selfcheck-fails" else 1.0
+        yield selfcheck.agreement("MC of g² vs its exact mean", est, exact)
+        from theorycheck.figures import new_figure
+        fig, ax = new_figure()
+        ax.hist(draws, bins=20)
+        ctx.save_figure(fig, "fk_hist", caption=f"Histogram of {draws.size} standard normal draws.")
+        yield Note("Monte Carlo with the run seed.")
+
+
+    @claims.claim("fk-g4", lines=(4, 4), conventions=["C1"])
+    def g4(ctx):
+        """E[g⁴] = 3; the long data array goes to a file beside the report."""
+        yield rules.identity("E[g⁴] = 3 (Isserlis: three pairings)", 3, 3, scope="exact",
+                             data={"curve": {"x": list(range(50)), "y": [v * v for v in range(50)]}})
+
+
+    PAPER = Paper(key="fake", seed_id="fk", title="Fake paper for the tests", package=__name__, seed="seed.txt",
+                  conventions=["$g\\\\sim N(0,1)$; W_KQ is a matrix."], claims=claims,
+                  parameters=lambda ctx: {"n": 40000})
+''')
+
+
+def install(root: Path, name: str = "tc_fake_paper", key: str = "fake", entry: str | None = None,
+            source: str | None = None) -> Path:
+    """Write the package and its dist-info under ``root`` (the caller puts ``root`` on ``sys.path``)."""
+    pkg = root / name
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text(source if source is not None else PACKAGE, encoding="utf-8")
+    (pkg / "seed.txt").write_text(SEED_TEXT, encoding="utf-8")
+    dist = root / f"{name}-0.1.dist-info"
+    dist.mkdir(exist_ok=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(f"[theorycheck.papers]\n{key} = {entry or name + ':PAPER'}\n",
+                                           encoding="utf-8")
+    return pkg

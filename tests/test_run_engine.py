@@ -1,0 +1,61 @@
+"""The run engine: task plans, fixtures, error isolation, identical results for any number of workers."""
+import json
+
+import pytest
+
+from theorycheck import papers
+from theorycheck.report import results_document
+from theorycheck.run import plan, run_papers
+
+
+def test_plan_orders_fixtures_before_claims(fake_plugin):
+    ts = plan([papers.load("fake")], "quick")
+    assert [t.kind for t in ts] == ["fixture", "claim", "claim"]
+    assert ts[1].deps == (ts[0].id,) and ts[0].id == "fake:fixture:draws"
+
+
+def test_run_fake_paper(fake_plugin):
+    out = run_papers(["fake"], "quick", 5)
+    led = out.ledgers["fake"]
+    assert [c.verdict for c in led.claims] == ["confirmed", "confirmed"]
+    assert not out.failed and len(out.figures["fake"]) == 1
+    assert out.figures["fake"][0]["caption"].startswith("Histogram of 40000")
+    assert led.parameters == {"n": 40000} and led.preliminary
+
+
+def test_an_error_is_isolated_and_fails_the_run(fake_plugin):
+    fake_plugin.BEHAVIOUR["mode"] = "raise"
+    out = run_papers(["fake"], "quick", 5)
+    led = out.ledgers["fake"]
+    g2, g4 = led.claims
+    assert g2.withheld and "boom" in g2.error and g4.verdict == "confirmed" and out.failed
+
+
+def test_failed_self_check_fails_the_run(fake_plugin):
+    fake_plugin.BEHAVIOUR["mode"] = "selfcheck-fails"
+    out = run_papers(["fake"], "quick", 5)
+    assert out.ledgers["fake"].self_check_failed and out.failed and out.ledgers["fake"].claims[0].withheld
+
+
+def test_refutation_is_a_result_not_a_failure(fake_plugin):
+    fake_plugin.BEHAVIOUR["mode"] = "refuted"
+    out = run_papers(["fake"], "quick", 5)
+    assert out.ledgers["fake"].claims[0].verdict == "refuted" and not out.failed
+
+
+def test_claim_selection_runs_needed_fixtures_only(fake_plugin):
+    out = run_papers(["fake"], "quick", 5, claim_ids=["fk-g4"])
+    assert list(out.tasks) == ["fake:claim:fk-g4"]
+    with pytest.raises(ValueError, match="unknown claim"):
+        run_papers(["fake"], "quick", 5, claim_ids=["nope"])
+
+
+def _results(keys, jobs, claim_ids=None):
+    out = run_papers(keys, "quick", 11, jobs=jobs, claim_ids=claim_ids)
+    return json.dumps(results_document(out.ledgers), sort_keys=True)
+
+
+def test_results_identical_for_any_number_of_workers():
+    key = "nonlinear"
+    ids = [s.id for s in papers.load(key).claims][:4]
+    assert _results([key], 1, ids) == _results([key], 2, ids)

@@ -1,0 +1,239 @@
+"""The verdict engine: known-answer tests of every rule, calibration, multiplicity, aggregation.
+
+Reference values come from statsmodels (an independent implementation of the t-test and TOST) and
+from simulated data where the truth is known (false-alarm rates and power at small sizes).
+"""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.weightstats import DescrStatsW
+
+from theorycheck.claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED,
+                                Claim, Ledger)
+from theorycheck.verdicts import Estimate, aggregate, finalize, rules, selfcheck
+from theorycheck.verdicts.calibration import calibrate
+from theorycheck.verdicts.multiplicity import holm
+
+
+def _claim(*subs, checks=()):
+    return Claim(id="t-claim", paper="t", lines=(1, 1), statement="s", subclaims=list(subs), self_checks=list(checks))
+
+
+def _finalize(*claims):
+    led = Ledger("t", "t", "title", mode="full", seed=1)
+    for c in claims:
+        led.add(c)
+    return finalize(led)
+
+
+# ----------------------------------------------------------------------------- estimates
+def test_estimate_from_samples_matches_statsmodels():
+    x = np.random.default_rng(3).normal(2.0, 1.5, 17)
+    e = Estimate.from_samples(x)
+    d = DescrStatsW(x)
+    assert e.df == 16 and math.isclose(e.se, d.std_mean, rel_tol=1e-12) and math.isclose(e.mean, d.mean)
+
+
+def test_estimate_rejects_bad_input():
+    with pytest.raises(ValueError, match="se"):
+        Estimate(1.0, -1.0)
+    with pytest.raises(ValueError, match="mean"):
+        Estimate(float("nan"), 1.0)
+    with pytest.raises(ValueError, match="at least 2"):
+        Estimate.from_samples([1.0])
+
+
+def test_welch_difference_df():
+    a, b = Estimate(1.0, 0.1, 10, 9), Estimate(0.5, 0.2, 5, 4)
+    d = Estimate.difference(a, b)
+    num = (0.01 + 0.04) ** 2
+    assert math.isclose(d.df, num / (0.0001 / 9 + 0.0016 / 4)) and math.isclose(d.se, math.hypot(0.1, 0.2))
+
+
+# ----------------------------------------------------------------------------- statistical rules vs statsmodels
+@pytest.mark.parametrize("mu", [0.0, 0.3, 1.2])
+def test_agreement_p_values_match_statsmodels(mu):
+    x = np.random.default_rng(7).normal(mu, 1.0, 12)
+    s = rules.agreement("x", Estimate.from_samples(x), 0.2, margin=0.5, relative=False)
+    d = DescrStatsW(x)
+    assert math.isclose(s.p_value["against"], d.ttest_mean(0.2)[1], rel_tol=1e-10)
+    assert math.isclose(s.p_value["for"], d.ttost_mean(0.2 - 0.5, 0.2 + 0.5)[0], rel_tol=1e-10)
+
+
+def test_equivalence_outside_margin_test():
+    x = np.random.default_rng(8).normal(1.0, 0.1, 9)
+    s = rules.equivalence("≈ 0.5", Estimate.from_samples(x), 0.5, margin=0.1)
+    d = DescrStatsW(x)
+    p_upper = d.ttest_mean(0.6, alternative="larger")[1]
+    assert math.isclose(s.p_value["against"], min(1.0, 2 * p_upper), rel_tol=1e-9)
+    assert s.p_value["for"] > 0.5
+
+
+def test_superiority_one_sided_matches_statsmodels():
+    x = np.random.default_rng(9).normal(0.4, 1.0, 15)
+    s = rules.superiority("A beats B", Estimate.from_samples(x), margin=0.1)
+    d = DescrStatsW(x)
+    assert math.isclose(s.p_value["for"], d.ttest_mean(0.1, alternative="larger")[1], rel_tol=1e-10)
+    assert math.isclose(s.p_value["against"], d.ttest_mean(0.1, alternative="smaller")[1], rel_tol=1e-10)
+
+
+def test_relative_margin_with_zero_target_is_an_error():
+    with pytest.raises(ValueError, match="absolute margin"):
+        rules.agreement("x = 0", Estimate(0.1, 0.1, 10, 9), 0.0, margin=0.1)
+
+
+def test_agreement_needs_monte_carlo():
+    with pytest.raises(ValueError, match="identity"):
+        rules.agreement("x", Estimate.exact(1.0), 1.0, margin=0.1)
+
+
+# ----------------------------------------------------------------------------- calibration on simulated data
+def test_rules_are_calibrated_on_known_answers():
+    rows = calibrate(datasets=1500, seed=11)
+    bad = [r for r in rows if not r["ok"]]
+    assert not bad, bad
+    z = next(r for r in rows if r["kind"] == "contrast")
+    assert z["ci95"][0] > 0.05          # a normal reference at n = 10 really is anti-conservative
+
+
+# ----------------------------------------------------------------------------- deterministic rules
+def test_identity_symbolic_and_numeric():
+    g = sp.Symbol("g")
+    assert rules.identity("x", sp.expand((g + 1) ** 2), g ** 2 + 2 * g + 1).verdict == CONFIRMED
+    assert rules.identity("x", g ** 2, g ** 3).verdict == REFUTED
+    assert rules.identity("m", sp.eye(2) * 2, sp.Matrix([[2, 0], [0, 2]])).verdict == CONFIRMED
+    s = rules.identity("x", [1.0, 2.0 + 1e-9], [1.0, 2.0], rtol=1e-12)
+    assert s.verdict == REFUTED and s.statistic > s.margin
+    with pytest.raises(ValueError, match="finite"):
+        rules.identity("x", float("nan"), 1.0)
+
+
+def test_inequality_reports_worst_point():
+    s = rules.inequality("λ* < 1", [0.5, 1.0, 0.9], "<", 1.0)
+    assert s.verdict == REFUTED and s.details["violations"] == 1 and s.details["worst_index"] == 1
+    with pytest.raises(ValueError, match="op"):
+        rules.inequality("x", 1, "!=", 2)
+
+
+def test_consistency_gives_inconsistent():
+    assert rules.consistency("a = b", 0.447, 1.447, atol=5e-4).verdict == INCONSISTENT
+    assert rules.consistency("a = b", 0.447, 0.4470001, atol=5e-4).verdict == CONFIRMED
+
+
+def test_printed_tolerance():
+    assert rules.printed_tolerance("0.264") == (0.264, 0.0005)
+    assert rules.printed_tolerance("1.29") == (1.29, 0.005)
+    assert rules.printed_tolerance("20") == (20.0, 0.5)
+    with pytest.raises(ValueError, match="stated"):
+        rules.printed_tolerance("about 3")
+
+
+def test_reproduction_exact_value_is_deterministic():
+    assert rules.reproduction("a1 ≈ 0.605706", 0.60570578, "0.605706").verdict == CONFIRMED
+    assert rules.reproduction("a1 ≈ 0.605706", 0.6058, "0.605706").verdict == REFUTED
+
+
+def test_shape_exact_and_noisy():
+    x = np.linspace(0, 1, 9)
+    assert rules.shape("U", x, (x - 0.4) ** 2, shape="unimodal-minimum").verdict == CONFIRMED
+    assert rules.shape("inverted U", x, (x - 0.4) ** 2, shape="unimodal-maximum").verdict == REFUTED
+    assert rules.shape("U", x, x, shape="interior-minimum").verdict == REFUTED
+    s = rules.shape("increasing", [0, 1, 2], [0.0, 1.0, 2.0], ses=[0.1] * 3, shape="increasing")
+    assert s.p_value["for"] < 1e-6 and s.p_value["against"] > 0.5
+    s = rules.shape("interior min", [0, 1, 2], [1.0, 0.0, 1.0], ses=[0.05] * 3, shape="interior-minimum")
+    assert s.p_value["for"] < 1e-6
+    with pytest.raises(ValueError, match="shape"):
+        rules.shape("x", [0, 1, 2], [0, 1, 2], shape="wiggly")
+
+
+def test_asymptotic_law_selection_and_disagreement():
+    ds = np.array([8.0, 16.0, 32.0, 64.0, 128.0])
+    y = 1.0 + 3.0 / ds
+    s = rules.asymptotic("y → 1", ds, y, [1e-3] * 5, 1.0, margin=0.01)
+    laws = s.details["laws"]
+    assert laws["1/d"]["accepted"] and not laws["1/sqrt(d)"]["accepted"]
+    assert s.p_value["for"] < 1e-6 and s.p_value["against"] > 0.5
+    # large errors: both laws fit, intercepts differ → neither conclusion is supported by all laws
+    s2 = rules.asymptotic("y → 1", ds, y, [0.05] * 5, 1.0, margin=0.001)
+    assert s2.details["laws"]["1/d"]["accepted"] and s2.details["laws"]["1/sqrt(d)"]["accepted"]
+    assert s2.p_value["for"] > 0.01
+    with pytest.raises(ValueError, match="sizes"):
+        rules.asymptotic("x", [8, 16], [1, 1], [0.1, 0.1], 1.0, margin=0.1)
+
+
+def test_joint_agreement_uses_covariance():
+    cov = np.array([[1.0, 0.9], [0.9, 1.0]]) * 1e-4
+    s = rules.joint_agreement("v", [0.02, 0.02], [0.0, 0.0], cov, margin=0.5, relative=False)
+    s_ind = rules.joint_agreement("v", [0.02, 0.02], [0.0, 0.0], ses=[0.01, 0.01], margin=0.5, relative=False)
+    assert s.statistic < s_ind.statistic     # correlated components: the same shift is less surprising
+
+
+def test_underspecified_needs_missing():
+    with pytest.raises(ValueError, match="missing"):
+        rules.underspecified("x", [])
+    assert rules.underspecified("x", ["data"]).verdict == UNDERSPECIFIED
+
+
+# ----------------------------------------------------------------------------- multiplicity and aggregation
+def test_holm_matches_statsmodels():
+    p = [0.001, 0.04, 0.03, 0.2, 0.0001]
+    assert holm(p) == pytest.approx(list(multipletests(p, method="holm")[1]))
+    with pytest.raises(ValueError):
+        holm([1.5])
+
+
+def test_finalize_adjusts_and_decides():
+    strong = rules.superiority("strong", Estimate(1.0, 0.1, 100, 99))
+    weak = rules.superiority("weak", Estimate(0.25, 0.1, 100, 99))        # p ≈ 0.007 raw
+    led = _finalize(_claim(strong, weak))
+    c = led.claims[0]
+    assert strong.verdict == CONFIRMED
+    assert weak.p_value["for"] < 0.01 < weak.p_adjusted["for"]             # Holm over 4 hypotheses
+    assert weak.verdict == INCONCLUSIVE and c.verdict == INCONCLUSIVE
+    assert "Holm" in weak.reason and led.decision["hypotheses"] == 4
+
+
+def test_chosen_parameters_cannot_refute():
+    s = rules.reproduction("LMS = 0.264", Estimate(0.30, 0.001, 10_000, 9_999), "0.264", chosen={"mu": 0.01})
+    t = rules.reproduction("LMS = 0.264", Estimate(0.30, 0.001, 10_000, 9_999), "0.264")
+    _finalize(_claim(s), _claim(t).__class__(id="t2", paper="t", lines=(2, 2), statement="s", subclaims=[t]))
+    assert s.verdict == NOT_REPRODUCED and "cannot refute" in s.reason and "mu = 0.01" in s.reason
+    assert t.verdict == REFUTED
+
+
+def test_aggregation_precedence_and_readings():
+    conf = rules.identity("a", 1, 1)
+    ref = rules.identity("b", 1, 2)
+    und = rules.underspecified("c", ["x"])
+    c = _claim(conf, und)
+    _finalize(c)
+    assert c.verdict == UNDERSPECIFIED
+    c2 = Claim(id="r", paper="t", lines=(1, 1), statement="s",
+               subclaims=[rules.identity("a", 1, 1, reading="A"), rules.identity("b", 1, 2, reading="B")])
+    aggregate(c2)
+    assert c2.verdict == INCONCLUSIVE and "readings disagree" in c2.reason
+    c3 = _claim(conf, ref)
+    aggregate(c3)
+    assert c3.verdict == REFUTED
+
+
+def test_failed_self_check_withholds_and_never_becomes_a_verdict():
+    bad = selfcheck.agreement("ours vs ours", Estimate(1.5, 0.01, 1000, 999), 1.0)
+    c = _claim(rules.identity("a", 1, 1), checks=[bad])
+    led = _finalize(c)
+    assert bad.passed is False and c.verdict is None and c.withheld and led.self_check_failed
+    assert "self-check" in c.reason and led.counts()["withheld"] == 1
+
+
+def test_claim_without_subclaims_is_an_error():
+    with pytest.raises(ValueError, match="no sub-claims"):
+        aggregate(_claim())
+
+
+def test_every_reason_is_generated_from_numbers():
+    s = rules.agreement("E[x] = 1", Estimate(1.01, 0.01, 50, 49), 1.0, margin=0.05)
+    _finalize(_claim(s))
+    assert "1.01" in s.reason and "df = 49" in s.reason and "p(for)" in s.reason

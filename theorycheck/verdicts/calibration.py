@@ -1,0 +1,136 @@
+r"""Known-answer calibration of the statistical rules: false alarms and power on simulated data.
+
+For each statistical rule, many datasets are simulated where the truth is known, the rule is
+applied at a fixed, *unadjusted* level α (multiplicity is a separate layer), and the rates of its
+conclusions are counted with exact Clopper–Pearson intervals:
+
+* **false refutation** — the statement is true (on the boundary of what the rule may refute)
+  and the rule rejects it; must not exceed α;
+* **false confirmation** — the statement is false (on the boundary of what the rule may confirm)
+  and the rule confirms it; must not exceed α;
+* **power** — the statement is true with room to spare (or clearly false) and the rule decides it;
+* **contrast** — what a normal (z) reference instead of Student t does at n = 10: an inflated
+  false-alarm rate (the reason the rules use the estimate's degrees of freedom).
+
+Small samples on purpose (n = 5–30, 3–6 sizes for the asymptotic rule), where a normal instead of a
+Student t reference would show up as an inflated false-alarm rate. :func:`calibrate` returns the table;
+``theorycheck selftest`` writes it to ``calibration.md``.
+
+>>> rows = calibrate(datasets=200, seed=1, cases=["agreement: false refutation"])
+>>> rows[0]["case"], 0 <= rows[0]["rate"] <= 1
+('agreement: false refutation', True)
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from . import rules
+from .estimate import Estimate
+
+__all__ = ["calibrate", "CASES", "ALPHA"]
+
+ALPHA = 0.05
+
+
+def _mean(rng, n, mu, sd=1.0):
+    return Estimate.from_samples(rng.normal(mu, sd, n))
+
+
+def _p(sc, side):
+    return sc.p_value[side]
+
+
+def _agree_null(rng):        # exact formula true: point null holds
+    return _p(rules.agreement("x", _mean(rng, 10, 1.0), 1.0, margin=0.5), "against") < ALPHA
+
+
+def _agree_z(rng):           # the old practice: a normal (z) reference with n = 10 — anti-conservative
+    e = _mean(rng, 10, 1.0)
+    return _p(rules.agreement("x", Estimate(e.mean, e.se, e.n, None), 1.0, margin=0.5), "against") < ALPHA
+
+
+def _agree_boundary(rng):    # true deviation exactly the margin: TOST must not confirm
+    return _p(rules.agreement("x", _mean(rng, 10, 1.5), 1.0, margin=0.5), "for") < ALPHA
+
+
+def _agree_power(rng):       # formula exact, n = 30, margin 1 sd: TOST confirms
+    return _p(rules.agreement("x", _mean(rng, 30, 1.0), 1.0, margin=1.0), "for") < ALPHA
+
+
+def _equiv_inside(rng):      # true difference on the margin: must not refute
+    return _p(rules.equivalence("x", _mean(rng, 8, 0.3), 0.0, margin=0.3), "against") < ALPHA
+
+
+def _equiv_outside(rng):     # true difference on the margin: must not confirm
+    return _p(rules.equivalence("x", _mean(rng, 8, 0.3), 0.0, margin=0.3), "for") < ALPHA
+
+
+def _sup_null(rng):          # no difference: must not confirm superiority
+    return _p(rules.superiority("x", _mean(rng, 12, 0.0)), "for") < ALPHA
+
+
+def _sup_null_against(rng):  # no difference: must not refute (margin 0, boundary)
+    return _p(rules.superiority("x", _mean(rng, 12, 0.0)), "against") < ALPHA
+
+
+def _sup_power(rng):         # effect of one sd, n = 12
+    return _p(rules.superiority("x", _mean(rng, 12, 1.0)), "for") < ALPHA
+
+
+def _joint_null(rng):        # 3 independent components, all exact
+    m = [Estimate.from_samples(rng.normal(0.0, 1.0, 400)) for _ in range(3)]
+    return _p(rules.joint_agreement("x", [e.mean for e in m], [0, 0, 0], ses=[e.se for e in m],
+                                    margin=0.5, relative=False), "against") < ALPHA
+
+
+def _asym_data(rng, limit_shift):
+    ds = np.array([8.0, 16.0, 32.0, 64.0])
+    trials = 6
+    means, ses = [], []
+    for d in ds:
+        e = Estimate.from_samples(rng.normal(1.0 + limit_shift + 2.0 / d, 0.05, trials))
+        means.append(e.mean)
+        ses.append(e.se)
+    return ds, means, ses, trials - 1
+
+
+def _asym_null(rng):         # data follow L + b/d with the stated L: must not refute
+    ds, m, s, df = _asym_data(rng, 0.0)
+    return _p(rules.asymptotic("x", ds, m, s, 1.0, margin=0.05, dfs=[df] * 4, laws={"1/d": (1.0,)}), "against") < ALPHA
+
+
+def _shape_null(rng):        # flat curve: "increasing" must not be confirmed
+    y = [Estimate.from_samples(rng.normal(0.0, 1.0, 10)) for _ in range(4)]
+    return _p(rules.shape("x", range(4), [e.mean for e in y], shape="increasing", ses=[e.se for e in y], df=9),
+              "for") < ALPHA
+
+
+CASES = {
+    "agreement: false refutation": ("bound", _agree_null),
+    "agreement with a normal (z) reference at n = 10 (the old test): false refutation": ("contrast", _agree_z),
+    "agreement: false confirmation at the margin": ("bound", _agree_boundary),
+    "agreement: power to confirm (margin = 1 sd, n = 30)": ("power", _agree_power),
+    "equivalence: false refutation at the margin": ("bound", _equiv_inside),
+    "equivalence: false confirmation at the margin": ("bound", _equiv_outside),
+    "superiority: false confirmation (no difference)": ("bound", _sup_null),
+    "superiority: false refutation (no difference, margin 0)": ("bound", _sup_null_against),
+    "superiority: power (effect 1 sd, n = 12)": ("power", _sup_power),
+    "joint agreement: false refutation (3 components)": ("bound", _joint_null),
+    "asymptotic: false refutation (1/d law true)": ("bound", _asym_null),
+    "shape: false confirmation of 'increasing' (flat curve)": ("bound", _shape_null),
+}
+
+
+def calibrate(datasets: int = 2000, seed: int = 20261201, cases=None) -> list[dict]:
+    """Rates of each case over ``datasets`` simulated datasets, with 95 % Clopper–Pearson intervals."""
+    out = []
+    for i, name in enumerate(cases or CASES):
+        kind, fn = CASES[name]
+        rng = np.random.default_rng(np.random.SeedSequence([seed, i]))
+        hits = sum(bool(fn(rng)) for _ in range(datasets))
+        ci = stats.binomtest(hits, datasets).proportion_ci(0.95, method="exact")
+        ok = {"bound": ci.low <= ALPHA, "power": hits / datasets >= 0.8, "contrast": ci.low > ALPHA}[kind]
+        out.append({"case": name, "kind": kind, "datasets": datasets, "hits": hits, "rate": hits / datasets,
+                    "ci95": [float(ci.low), float(ci.high)], "alpha": ALPHA, "ok": bool(ok)})
+    return out
