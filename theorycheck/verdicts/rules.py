@@ -465,7 +465,8 @@ def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float
     For every finite-size law declared before the data (``laws``, default
     :data:`FINITE_SIZE_LAWS`: :math:`y=L+b/d` and :math:`y=L+b/\sqrt d`), a weighted least-squares
     fit (weights 1/SE²) gives the intercept :math:`\hat L` with its SE; the law's χ² goodness of
-    fit is tested at ``gof_alpha`` and a law that fails it is set aside. Under each remaining law
+    fit is tested at ``gof_alpha`` (so every law needs one more size than it has parameters) and a
+    law that fails it is set aside. Under each remaining law
     the intercept is tested as in :func:`agreement` (point null :math:`L` against; TOST within
     the margin for), with the smallest per-size degrees of freedom (``dfs``) as a conservative df.
     The sub-claim's p-values are the intersection–union combination over the remaining laws
@@ -496,8 +497,9 @@ def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float
     per_law, p_for, p_against = {}, [], []
     for name, exps in laws.items():
         k = 1 + len(exps)
-        if len(ds) < k:
-            raise ValueError(f"law {name!r} needs at least {k} sizes, got {len(ds)}")
+        if len(ds) < k + 1:
+            raise ValueError(f"law {name!r} needs at least {k + 1} sizes (one more than its {k} parameters, so that "
+                             f"its fit can be tested), got {len(ds)}")
         beta, cov, chi2, dof = _wls(ds, y, s, exps)
         p_gof = float(stats.chi2.sf(chi2, dof)) if dof > 0 else None
         accepted = p_gof is None or p_gof >= gof_alpha

@@ -1,0 +1,61 @@
+"""Works from a wheel: build it, install it into a fresh virtual environment, make the installed package
+read-only and run the quick job from an unrelated folder; the installed package must not change.
+
+(Running as root, permissions are not enforced, so the test also compares every installed file before
+and after the run: a run that writes into site-packages fails either way.)
+"""
+import hashlib
+import os
+import stat
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from theorycheck import cli
+
+REPO = cli.repo_root()
+
+
+def _run(cmd, cwd, env=None, timeout=1200):
+    r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, f"{' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-4000:]}"
+    return r
+
+
+def _tree(root: Path) -> dict:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+@pytest.mark.skipif(not (REPO / "setup.cfg").exists(), reason="needs the source tree to build the wheel")
+def test_quick_job_from_a_read_only_wheel_install(tmp_path):
+    wheels = tmp_path / "wheels"
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(REPO)],
+         tmp_path)
+    wheel = next(wheels.glob("theorycheck-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    py = str(env_dir / "bin" / "python")
+    env = dict(os.environ, PYTHONNOUSERSITE="1", PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    env.pop("PYTHONPATH", None)
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "--no-deps", "--no-index", str(wheel)], tmp_path)
+    site = Path(_run([py, "-c", "import theorycheck, os; print(os.path.dirname(theorycheck.__file__))"],
+                     tmp_path, env).stdout.strip())
+    assert str(env_dir) in str(site), f"the wheel's package is not the one imported: {site}"
+    before = _tree(site)
+    for p in [site, *site.rglob("*")]:
+        p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    try:
+        _run([py, "-c", "import sys; from theorycheck.cli import main; sys.exit(main())", "derive", "--check"], work, env)
+        _run([py, "-c", "import sys; from theorycheck.cli import main; sys.exit(main())", "run", "--quick", "--no-pdf",
+              "--quiet", "--jobs", "2"], work, env)
+    finally:
+        for p in [site, *site.rglob("*")]:
+            p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    assert (work / "reports-quick" / "index.md").exists()
+    assert _tree(site) == before, "the run wrote into the installed package"
