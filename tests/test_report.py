@@ -113,3 +113,60 @@ def test_pdf_bytes_are_reproducible(tmp_path):
     first = (tmp_path / "demo.pdf").read_bytes()
     assert compile_pdf(tex)[0]
     assert (tmp_path / "demo.pdf").read_bytes() == first
+
+
+def test_diff_lists_verdict_changes_and_moved_estimates():
+    from theorycheck import diff
+    a, b = _ledger(), _ledger()
+    s = b.claims[0].subclaims[0]
+    s.estimate, s.ci = 1.9, [1.88, 1.92]
+    b.claims[2].verdict = "refuted"
+    d = diff({"demo": a}, {"demo": b})
+    kinds = {r[1] for r in d.rows}
+    assert {"estimate moved", "verdict changed"} <= kinds and "| demo |" in d._repr_markdown_()
+    assert diff({"demo": a}, {"demo": _ledger()}).empty
+
+
+def test_report_check_detects_stale_sources_and_edits(tmp_path, fake_plugin, monkeypatch):
+    from theorycheck import cli
+    from theorycheck.report import check as chk
+    out = tmp_path / "r"
+    assert cli.main(["run", "--paper", "fake", "--quick", "--out", str(out), "--no-pdf", "--jobs", "1",
+                     "--quiet"]) == 0
+    assert cli.main(["report", "--check", "--out", str(out), "--quiet"]) == 0
+    (out / "fake.md").write_text((out / "fake.md").read_text() + "edited by hand\n")
+    assert any("fake.md differs" in p for p in chk.check_reports(out))
+    assert cli.main(["report", "--out", str(out), "--no-pdf", "--quiet"]) == 0          # regenerate
+    assert chk.check_reports(out) == []
+    # a source file changes: the recorded digests no longer match
+    monkeypatch.setattr(chk, "_digests", lambda key: {"theorycheck": "0" * 64})
+    assert any("sources of theorycheck changed" in p for p in chk.check_reports(out))
+
+
+def test_report_check_fails_after_a_source_edit_in_a_copy(tmp_path):
+    """In a temporary copy of the repository (the copy's package is the one imported), reports written by the
+    copy are fresh; after editing one source file they are stale."""
+    import subprocess
+    import sys
+    from theorycheck.cli import repo_root
+    if not (repo_root() / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("needs a git checkout")
+    copy = tmp_path / "repo"
+    subprocess.run(["git", "clone", "--quiet", str(repo_root()), str(copy)], check=True)
+    make = ("import sys; from pathlib import Path; from theorycheck.claims import Claim, Ledger; "
+            "from theorycheck.verdicts import finalize, rules; from theorycheck.report import write_reports; "
+            "from theorycheck.report.stamp import write_stamp; from theorycheck.report.check import _digests; "
+            "import theorycheck; assert Path(theorycheck.__file__).parent.parent == Path.cwd(), theorycheck.__file__; "
+            "led = Ledger('nonlinear', '004', 't', mode='full', seed=1); "
+            "led.add(Claim(id='004-x', paper='004', lines=(1, 1), statement='s', quote='q', "
+            "subclaims=[rules.identity('a', 1, 1)])); finalize(led); out = Path(sys.argv[1]); "
+            "write_reports({'nonlinear': led}, out, pdf=False); "
+            "write_stamp(out, {'nonlinear': {'source_sha256': _digests('nonlinear')}}, 'test', 0.0)")
+    check = "import sys; from theorycheck.cli import main; sys.exit(main(['report', '--check', '--out', sys.argv[1]]))"
+    out = tmp_path / "r"
+    subprocess.run([sys.executable, "-c", make, str(out)], cwd=copy, check=True)
+    assert subprocess.run([sys.executable, "-c", check, str(out)], cwd=copy).returncode == 0
+    src = copy / "theorycheck" / "gaussian.py"
+    src.write_text(src.read_text() + "\n# an edit\n")
+    r = subprocess.run([sys.executable, "-c", check, str(out)], cwd=copy, capture_output=True, text=True)
+    assert r.returncode == 1 and "sources of theorycheck changed" in r.stderr

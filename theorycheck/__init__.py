@@ -1,64 +1,70 @@
-r"""theorycheck — verify the formulas and figures of ML-theory papers.
+r"""theorycheck — verify the formulas, numbers and figures of ML-theory papers.
 
-For each claim of a paper (quoted from its seed summary) the toolkit re-derives
-the quantity in SymPy, generates numerical code from the derivation, checks it
-against Monte Carlo simulations of the *actual model*, and records a verdict —
-``confirmed``, ``refuted``, ``inconsistent`` or ``underspecified`` — with its
-evidence in Markdown/LaTeX reports and ``reports/results.json``.
+For each statement of a paper's summary (its *seed*, quoted verbatim) the toolkit re-derives the
+quantity in SymPy, generates numerical code from the derivation, simulates the *actual model*
+(attention forward passes, the GLA recursion, ridge fits, trained weights — never the formula
+re-typed), and decides a verdict with a rule declared before the data: ``confirmed``,
+``refuted``, ``inconsistent``, ``not reproduced``, ``inconclusive`` or ``underspecified``, each with
+its scope. Reports: Markdown, LaTeX/PDF and a schema-validated ``results.json``.
 
-Engines (shared by every paper)
--------------------------------
-``theorycheck.gaussian``
-    Isserlis/Wick for centred Gaussians: ``moment(cov, idx)``, ``pairings(n)``,
-    ``expect_product(cov, linear, quadratic)``, ``expect_polynomial``,
-    ``quadratic_form_matrix``, ``sample``.
-``theorycheck.hermite``
-    ``hermite_coefficients(f, m_max)`` (orthonormal probabilists' Hermite),
-    ``gaussian_expectation(f)``, ``hermite_h(m, x)``.
-``theorycheck.codegen``
-    ``numpy_function(expr, args)``, ``write_module(...)`` (generated modules with a
-    provenance header), ``source_hash``.
-``theorycheck.montecarlo``
-    ``mean(sampler, n, seed)``, ``ratio(a, b)``, ``from_samples``, ``RunningMean``,
-    ``compare(exact, estimate)`` → z, p, verdict; ``Progress``.
-``theorycheck.claims``
-    ``Claim``, ``Ledger``, ``VERDICTS``, ``CHECK_KINDS``, ``load_results``.
-``theorycheck.report``
-    ``write_reports(ledgers, out)`` → ``<paper>.md``, ``.tex`` (+``.pdf``),
-    ``index.md``, ``results.json``; ``write_stamp``.
-``theorycheck.context``, ``theorycheck.figures``, ``theorycheck.validate``
-    run context (mode, seed, per-check seeds), deterministic figures, input checks.
+The pipeline, top to bottom: *engines derive, models simulate, papers state claims, rules decide
+verdicts, runs schedule tasks, reports explain.*
 
-Papers
-------
-``theorycheck.gla`` (seed 000, gated linear attention under AR(1) drift),
-``theorycheck.lds`` (seed 001, linear attention on noisy linear dynamical systems),
-``theorycheck.nonlinear`` (seed 004, linear attention with nonlinear teachers);
-their claim ledgers are built by ``theorycheck.papers.<key>.build(ctx)``.
+Verbs (the public interface)
+----------------------------
+``theorycheck.run_papers(keys, mode, seed, jobs=, scheduler=)``
+    run papers' claims as tasks (local processes or a Dask cluster) → finalized ledgers.
+``theorycheck.load_results(path)``
+    the ledgers of a ``results.json`` (the objects the reports are written from; rich display in
+    Jupyter).
+``theorycheck.diff(old, new)``
+    what changed between two results (verdicts, estimates beyond their error bars).
+``theorycheck.write_reports(ledgers, out)``
+    Markdown/LaTeX/PDF, index and ``results.json``.
+``theorycheck.papers.load(key)`` / ``theorycheck.papers.registry()``
+    the installed papers (entry-point group ``theorycheck.papers``).
 
-Command line: ``theorycheck run | derive | check | report`` (see ``--help``).
+Modules
+-------
+Engines: :mod:`~theorycheck.gaussian` (Isserlis/Wick: ``moment``, ``expect_product``),
+:mod:`~theorycheck.hermite` (``hermite_coefficients``, ``hermite_h``), :mod:`~theorycheck.codegen`,
+:mod:`~theorycheck.montecarlo`, :mod:`~theorycheck.validate`.
+Theory: :mod:`~theorycheck.gla` (paper 000), :mod:`~theorycheck.lds` (001),
+:mod:`~theorycheck.nonlinear` (004). Models: :mod:`~theorycheck.models`.
+Verdicts: :mod:`~theorycheck.verdicts` (rules, self-checks, multiplicity, aggregation, schema).
+Claims data: :mod:`~theorycheck.claims`. Papers: :mod:`~theorycheck.papers`.
+Runs: :mod:`~theorycheck.run`. Reports: :mod:`~theorycheck.report`. Self-test:
+:mod:`~theorycheck.selftest`. Command line: ``theorycheck run | check | report | diff | derive |
+new-paper | stability | selftest | papers``.
 
 >>> import theorycheck
 >>> theorycheck.claims.VERDICTS
-('confirmed', 'refuted', 'inconsistent', 'underspecified')
+('confirmed', 'refuted', 'inconsistent', 'not reproduced', 'inconclusive', 'underspecified')
 """
 import importlib
 import os as _os
 
 # Reproducibility: multi-threaded BLAS reductions change the last digits of the Monte Carlo
 # fits from run to run, and the reports are meant to be byte-identical for a given seed.
-# One BLAS thread unless the user chose otherwise (must happen before NumPy is imported).
+# One BLAS thread unless the user chose otherwise (must happen before NumPy is imported; the run
+# engine also limits threads inside every task with threadpoolctl).
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _SUBMODULES = ("gaussian", "hermite", "codegen", "montecarlo", "claims", "report", "context", "figures",
-               "validate", "seeds", "papers", "gla", "lds", "nonlinear", "cli")
-__all__ = list(_SUBMODULES)
+               "validate", "seeds", "papers", "gla", "lds", "nonlinear", "adaptive_filters", "models", "verdicts",
+               "run", "selftest", "stability", "scaffold", "cli")
+_VERBS = {"run_papers": ("run", "run_papers"), "load_results": ("claims", "load_results"),
+          "write_reports": ("report", "write_reports"), "diff": ("report.diff", "diff_results")}
+__all__ = list(_SUBMODULES) + list(_VERBS)
 
 
 def __getattr__(name):
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _VERBS:
+        mod, attr = _VERBS[name]
+        return getattr(importlib.import_module(f"{__name__}.{mod}"), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

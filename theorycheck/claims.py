@@ -300,6 +300,15 @@ class Claim:
                 "notes": list(self.notes), "revision": clean_evidence(self.revision),
                 "error": self.error, "withheld": bool(self.withheld)}
 
+    def _repr_markdown_(self) -> str:
+        """A rich display in Jupyter: verdict, scope, finding and the sub-claim table."""
+        cell = lambda x: str(x).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        L = [f"**{self.id}** — {self.title}  ", f"verdict **{self.verdict or 'withheld'}** · seed lines "
+             f"{self.lines[0]}–{self.lines[1]}" + (f" · scope: {self.scope}" if self.scope else ""), "",
+             self.reason or "", "", "| sub-claim | rule | verdict | finding |", "|---|---|---|---|"]
+        L += [f"| {cell(s.statement)} | {s.rule} | {s.verdict} | {cell(s.reason)} |" for s in self.subclaims]
+        return "\n".join(L) + "\n"
+
     @classmethod
     def from_dict(cls, d: dict) -> "Claim":
         kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
@@ -371,6 +380,16 @@ class Ledger:
     @property
     def errors(self) -> list:
         return [c.id for c in self.claims if c.error]
+
+    def _repr_markdown_(self) -> str:
+        """A rich display in Jupyter: the verdict table of the paper."""
+        cell = lambda x: str(x).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        cnt = ", ".join(f"{v} {k}" for k, v in self.counts().items() if v)
+        L = [f"**{self.title}** (`{self.key}`, seed {self.paper}, mode {self.mode}, run seed {self.seed}): {cnt}", "",
+             "| claim | lines | verdict | scope |", "|---|---|---|---|"]
+        L += [f"| {c.id}: {cell(c.title)} | {c.lines[0]}–{c.lines[1]} | {c.verdict or 'withheld'} | {cell(c.scope or '')} |"
+              for c in self.claims]
+        return "\n".join(L) + "\n"
 
     def as_dict(self) -> dict:
         return {"key": self.key, "paper": self.paper, "seed_file": self.seed_file, "title": self.title,

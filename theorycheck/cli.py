@@ -1,4 +1,4 @@
-"""Command line: ``theorycheck run | check | report | derive | new-paper | stability | selftest | papers``.
+"""Command line: ``theorycheck run | check | report | diff | derive | new-paper | stability | selftest | papers``.
 
 Examples::
 
@@ -9,6 +9,8 @@ Examples::
     theorycheck derive --check             # fail if the shipped generated code is stale
     theorycheck new-paper mypaper --seed summary.txt
     theorycheck stability --seeds 20       # quick verdicts under 20 run seeds → reports/stability.md
+    theorycheck report --check             # are ./reports what the current sources produce?
+    theorycheck diff old/results.json reports/
 
 Exit status: 0 when everything ran; 1 when a task raised, a self-check failed, the generated code
 is stale or a PDF failed to compile; 2 for bad arguments. A refuted claim is a result, not a failure.
@@ -249,12 +251,30 @@ def _cmd_check(args, report: bool) -> int:
 def _cmd_report(args) -> int:
     from .claims import load_results
     out_dir = args.out or default_out("full")
+    if args.check:
+        from .report.check import check_reports
+        problems = check_reports(Path(out_dir))
+        for p in problems:
+            _say(f"report --check: {p}")
+        if not problems and not args.quiet:
+            _say(f"report --check: {out_dir} is fresh")
+        return 1 if problems else 0
     ledgers = load_results(Path(out_dir) / "results.json")
     if not ledgers:
         _say(f"report: no results in {Path(out_dir) / 'results.json'}; run `theorycheck check` first")
         return 1
     check_output_dir(out_dir)
     return 1 if _report(Path(out_dir), ledgers, {}, not args.no_pdf, args.quiet) else 0
+
+
+def _cmd_diff(args) -> int:
+    from .report.diff import diff_results
+    try:
+        d = diff_results(args.old, args.new)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(d.markdown(), end="")
+    return 0
 
 
 def _cmd_derive(args) -> int:
@@ -339,6 +359,11 @@ def _parser() -> argparse.ArgumentParser:
     sp_.add_argument("--out", type=Path, help="report folder (default ./reports)")
     sp_.add_argument("--no-pdf", action="store_true")
     sp_.add_argument("--quiet", action="store_true")
+    sp_.add_argument("--check", action="store_true",
+                     help="do not write: exit 1 if the reports are stale with respect to the current sources")
+    sf = sub.add_parser("diff", help="what changed between two results.json files or report folders")
+    sf.add_argument("old", type=Path)
+    sf.add_argument("new", type=Path)
     sd = sub.add_parser("derive", help="re-run the SymPy derivations (regenerate the generated code)")
     paper_opt(sd)
     sd.add_argument("--list", action="store_true", help="list the derivation modules and exit")
@@ -390,7 +415,7 @@ def main(argv=None) -> int:
     try:
         if args.command in ("run", "check"):
             return _cmd_check(args, report=args.command == "run")
-        return {"report": _cmd_report, "derive": _cmd_derive, "papers": _cmd_papers, "new-paper": _cmd_new_paper,
+        return {"report": _cmd_report, "diff": _cmd_diff, "derive": _cmd_derive, "papers": _cmd_papers, "new-paper": _cmd_new_paper,
                 "stability": _cmd_stability, "selftest": _cmd_selftest}[args.command](args)
     except UsageError as exc:        # bad input: a clear message, exit 2
         _say(f"theorycheck {args.command}: error: {exc}")
