@@ -46,6 +46,23 @@ PACKAGE = textwrap.dedent('''
         """E[g⁴] = 3; the long data array goes to a file beside the report."""
         yield rules.identity("E[g⁴] = 3 (Isserlis: three pairings)", 3, 3, scope="exact",
                              data={"curve": {"x": list(range(50)), "y": [v * v for v in range(50)]}})
+        from theorycheck.reconcile import Parameter, Target, reconcile
+
+        def model(p, seed):            # the unstated scale a of a stated second moment 2.25 (planted: a = 1.5)
+            z = np.random.default_rng(seed).standard_normal(20000)
+            return {"E[(a g)^2]": Estimate.from_samples((p["a"] * z) ** 2)}
+        yield reconcile(model, [Parameter("a", 0.5, 3.0)], [Target("E[(a g)^2]", "2.25", 0.05)], budget=60,
+                        seed=ctx.seed_for("fk-reconcile"))
+
+
+    claims.assumption("fk-g2", "unit variance of g", stated=False, uses="E[g^2] = Var g for centred g")
+
+
+    @claims.stress("fk-g2", "unit variance of g", path="g with variance 1 + v", violation="v",
+                   values=[0.0, 0.05, 0.08, 0.15, 0.3])
+    def g2_variance(ctx, v):
+        # planted breaking point: the exact second moment 1 + v leaves the margin 0.1 between v = 0.08 and 0.15
+        return rules.equivalence("E[g²] = 1", Estimate.exact(1.0 + v), 1.0, margin=0.1, scope=f"v = {v}")
 
 
     PAPER = Paper(key="fake", seed_id="fk", title="Fake paper for the tests", package=__name__, seed="seed.txt",

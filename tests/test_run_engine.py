@@ -10,7 +10,7 @@ from theorycheck.run import plan, run_papers
 
 def test_plan_orders_fixtures_before_claims(fake_plugin):
     ts = plan([papers.load("fake")], "quick")
-    assert [t.kind for t in ts] == ["fixture", "claim", "claim"]
+    assert [t.kind for t in ts] == ["fixture", "claim", "claim"] + ["stress"] * 5
     assert ts[1].deps == (ts[0].id,) and ts[0].id == "fake:fixture:draws"
 
 
@@ -18,7 +18,7 @@ def test_run_fake_paper(fake_plugin):
     out = run_papers(["fake"], "quick", 5)
     led = out.ledgers["fake"]
     assert [c.verdict for c in led.claims] == ["confirmed", "confirmed"]
-    assert not out.failed and len(out.figures["fake"]) == 1
+    assert not out.failed and len(out.figures["fake"]) == 2
     assert out.figures["fake"][0]["caption"].startswith("Histogram of 40000")
     assert led.parameters == {"n": 40000} and led.preliminary
 
@@ -59,3 +59,28 @@ def test_results_identical_for_any_number_of_workers():
     key = "nonlinear"
     ids = [s.id for s in papers.load(key).claims][:4]
     assert _results([key], 1, ids) == _results([key], 2, ids)
+
+
+def test_assumption_map_finds_the_planted_breaking_point(fake_plugin):
+    out = run_papers(["fake"], "quick", 5)
+    g2 = out.ledgers["fake"].claims[0]
+    (a,) = g2.assumptions
+    assert a["breaking_point"] == {"status": "breaks", "value": 0.15, "bracket": [0.08, 0.15]}
+    assert not a["stated"] and not a["necessary"] and not a["finding"]
+    assert [p["verdict"] for p in a["points"]] == ["confirmed"] * 3 + ["refuted"] * 2
+    assert g2.verdict == "confirmed"             # an assumption map never changes the claim's verdict
+    assert any(f["stem"].startswith("assume_fk_g2") for f in out.figures["fake"])
+
+
+def test_reconciliation_recovers_a_planted_setting(fake_plugin):
+    out = run_papers(["fake"], "quick", 5)
+    (rec,) = out.ledgers["fake"].claims[1].reconciliations
+    assert rec["found"] and abs(rec["best"]["a"] - 1.5) < 0.05 and rec["evaluations"] <= 60
+
+
+def test_stress_paths_must_return_a_subclaim_and_reference_declared_assumptions(fake_plugin):
+    from theorycheck.papers.api import Claims
+    cl = Claims()
+    import pytest as _pt
+    with _pt.raises(ValueError, match="seed lines"):
+        cl.assumption("x", "y", stated=True)

@@ -245,7 +245,9 @@ class Claim:
     lines the claim checks (the whole lines when empty); ``quote`` the verbatim text (filled by the
     paper registry). ``conventions`` are the ids (``C1`` …) of the paper's conventions the claim
     uses. ``error`` holds a traceback when the claim failed to run; ``withheld`` is true when the
-    verdict is withheld (error or a failed self-check).
+    verdict is withheld (error or a failed self-check). ``reconciliations``: searches over the
+    parameters the source leaves open (:mod:`theorycheck.reconcile`); ``assumptions``: stress paths and
+    breaking points (:mod:`theorycheck.assumptions`) — neither changes the claim's verdict.
     """
 
     id: str
@@ -268,6 +270,8 @@ class Claim:
     reason: str = ""
     error: str | None = None
     withheld: bool = False
+    reconciliations: list = field(default_factory=list)
+    assumptions: list = field(default_factory=list)
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -298,7 +302,8 @@ class Claim:
                 "self_checks": [c.as_dict() for c in self.self_checks],
                 "figures": clean_evidence(self.figures), "derivation": list(self.derivation),
                 "notes": list(self.notes), "revision": clean_evidence(self.revision),
-                "error": self.error, "withheld": bool(self.withheld)}
+                "error": self.error, "withheld": bool(self.withheld),
+                "reconciliations": clean_evidence(self.reconciliations), "assumptions": clean_evidence(self.assumptions)}
 
     def _repr_markdown_(self) -> str:
         """A rich display in Jupyter: verdict, scope, finding and the sub-claim table."""
@@ -314,7 +319,7 @@ class Claim:
         kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
         kw["subclaims"] = [SubClaim.from_dict(s) for s in d.get("subclaims", [])]
         kw["self_checks"] = [SelfCheck.from_dict(s) for s in d.get("self_checks", [])]
-        for k in ("conventions", "figures", "derivation", "notes"):
+        for k in ("conventions", "figures", "derivation", "notes", "reconciliations", "assumptions"):
             kw[k] = kw.get(k) or []
         kw["revision"] = kw.get("revision") or {}
         kw["reason"] = kw.get("reason") or ""

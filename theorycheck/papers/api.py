@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from ..assumptions import AssumptionSpec, StressSpec
 from ..claims import Claim, SelfCheck, SubClaim
 
 __all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "run_claim", "KEY_RE"]
@@ -103,6 +104,8 @@ class Claims:
     def __init__(self):
         self.specs: list[ClaimSpec] = []
         self.fixtures: dict[str, FixtureSpec] = {}
+        self.assumptions: list[AssumptionSpec] = []
+        self.stresses: list[StressSpec] = []
 
     def claim(self, id: str, lines, *, fragment: str = "", title: str = "", conventions: Iterable[str] = (),
               needs: Iterable[str] = (), scope: str | None = None, statement: str | None = None,
@@ -138,6 +141,26 @@ class Claims:
             self.fixtures[nm] = FixtureSpec(nm, f, params, tuple(needs))
             return f
         return deco(fn) if fn is not None else deco
+
+    def assumption(self, claim: str, name: str, *, stated: bool, lines=None, uses: str = "") -> AssumptionSpec:
+        """Declare an assumption of ``claim``: stated by the source (quote its ``lines``) or implicit (``uses``:
+        the derivation step that needs it)."""
+        if stated and lines is None:
+            raise ValueError(f"assumption {name!r} of {claim} is stated: give the seed lines that state it")
+        lo_hi = None if lines is None else ((lines, lines) if isinstance(lines, int) else tuple(lines))
+        a = AssumptionSpec(claim, name, bool(stated), lo_hi, uses)
+        self.assumptions.append(a)
+        return a
+
+    def stress(self, claim: str, assumption: str, *, path: str, violation: str, values):
+        """Declare a stress path: ``fn(ctx, value) -> SubClaim`` decides the claim's statement at each value
+        (ordered from "holds" to "violated"); each value is one task of the run engine."""
+        def deco(fn):
+            if any(x.claim == claim and x.assumption == assumption for x in self.stresses):
+                raise ValueError(f"duplicate stress path for {claim} / {assumption}")
+            self.stresses.append(StressSpec(claim, assumption, path, violation, values, fn))
+            return fn
+        return deco
 
     def __iter__(self):
         return iter(self.specs)
@@ -259,6 +282,16 @@ class Paper:
             for n in f.needs:
                 if n not in self.claims.fixtures:
                     raise ValueError(f"fixture {f.name} needs fixture {n!r}, which is not declared")
+        for a in self.claims.assumptions:
+            if a.claim not in ids:
+                raise ValueError(f"assumption {a.name!r} refers to an unknown claim {a.claim!r}")
+            if a.lines is not None:
+                self.lines_text(*a.lines)
+        names = {(a.claim, a.name) for a in self.claims.assumptions}
+        for st in self.claims.stresses:
+            if (st.claim, st.assumption) not in names:
+                raise ValueError(f"stress path {st.claim} / {st.assumption}: declare the assumption first "
+                                 "(claims.assumption)")
         return self
 
     def new_claim(self, spec: ClaimSpec) -> Claim:
@@ -282,9 +315,11 @@ def run_claim(paper: Paper, spec: ClaimSpec, ctx, inputs: dict) -> Claim:
                 claim.derivation.append(item.latex)
             elif isinstance(item, Note):
                 claim.notes.append(item.text)
+            elif type(item).__name__ == "Reconciliation" and hasattr(item, "as_dict"):
+                claim.reconciliations.append(item.as_dict())
             else:
                 raise TypeError(f"claim {spec.id} yielded {type(item).__name__}; expected SubClaim, SelfCheck, "
-                                "Derivation or Note")
+                                "Derivation, Note or Reconciliation")
         if not claim.subclaims:
             raise ValueError(f"claim {spec.id} yielded no sub-claim: every claim must be decided by a rule")
     except Exception:  # recorded; the run fails at the end, the other claims still run

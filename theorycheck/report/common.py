@@ -13,7 +13,7 @@ from pathlib import Path
 from ..claims import CONFIRMED, VERDICTS, clean_evidence
 
 __all__ = ["BADGE", "LEGEND", "summary_items", "data_files", "write_if_changed", "md_cell", "claim_anchor",
-           "VERDICT_ORDER"]
+           "VERDICT_ORDER", "extra_findings", "fmt_setting"]
 
 BADGE = {"confirmed": "✅ confirmed", "refuted": "❌ refuted", "inconsistent": "⚠️ inconsistent",
          "not reproduced": "🟠 not reproduced", "inconclusive": "❓ inconclusive",
@@ -60,6 +60,29 @@ def summary_items(led) -> list:
         items.append((VERDICT_ORDER.get(c.verdict, -1), c, decisive[0] if decisive else None))
     items.sort(key=lambda t: t[0])
     return [(c, s) for _, c, s in items]
+
+
+def fmt_setting(d: dict) -> str:
+    out = []
+    for k, v in d.items():
+        out.append(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}")
+    return ", ".join(out)
+
+
+def extra_findings(led) -> list:
+    """Findings beyond the claim verdicts: reconciliations that found no setting, necessary implicit assumptions."""
+    out = []
+    for c in led.claims:
+        for r in c.reconciliations:
+            if not r.get("found"):
+                out.append((c, "reconciliation", r.get("interpretation", "")))
+        for a in c.assumptions:
+            if a.get("finding"):
+                bp = a["breaking_point"]
+                out.append((c, "assumption", f"the implicit assumption '{a['name']}' (not stated by the source) is "
+                                             f"necessary: along '{a['path']}' the statement already fails at the first "
+                                             f"violation, {a['violation']} = {bp['value']}."))
+    return out
 
 
 def _csv(rows: dict) -> str | None:

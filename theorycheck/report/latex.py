@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
-from .common import LEGEND, summary_items
+from .common import LEGEND, extra_findings, fmt_setting, summary_items
 
 __all__ = ["latex_report", "compile_pdf", "tex_escape", "tex_text"]
 
@@ -196,6 +196,43 @@ def _claim_tex(i, c, led, files) -> list:
     return L
 
 
+def _reconciliation_tex(led) -> list:
+    recs = [(c, r) for c in led.claims for r in c.reconciliations]
+    if not recs:
+        return []
+    L = [r"\subsection*{Reconciliation}"]
+    for c, r in recs:
+        L += [r"\textbf{\hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "}}: "
+              + tex_text(("found" if r["found"] else "not found") + f" ({r['evaluations']} evaluations). "
+                         + r["interpretation"] + " Best setting: " + fmt_setting(r["best"]) + "."), "",
+              r"{\small\begin{longtable}{p{4cm}lllll}", r"\toprule",
+              r"target & stated & estimate & residual & tolerance & ratio\\", r"\midrule"]
+        L += [f"{tex_text(x['target'])} & {tex_escape(x['stated'])} & {fmt(x['estimate'])} & {fmt(x['residual'])} & "
+              f"{fmt(x['tolerance'])} & {fmt(x['in_tolerance_units'], 3)}\\\\" for x in r["residuals"]]
+        L += [r"\bottomrule", r"\end{longtable}}"]
+    return L
+
+
+def _breaks_tex(led) -> list:
+    maps = [(c, a) for c in led.claims for a in c.assumptions if not a.get("error")]
+    if not maps:
+        return []
+    L = [r"\subsection*{Where it breaks}", r"{\small\begin{longtable}{p{3cm}p{3.5cm}p{1.6cm}p{4.2cm}p{3.5cm}}",
+         r"\toprule", r"claim & assumption & stated & path & breaking point\\", r"\midrule"]
+    for c, a in maps:
+        bp = a["breaking_point"]
+        where = (f"breaks at {a['violation']} = {bp['value']}" if bp["status"] == "breaks" else bp["status"])
+        L.append(r"\hyperlink{" + _anchor(c.id) + "}{" + tex_escape(c.id) + "} & " + tex_text(a["name"]) + " & "
+                 + ("yes" if a["stated"] else "no") + " & " + tex_text(a["path"]) + " & " + tex_text(where) + r"\\")
+    L += [r"\bottomrule", r"\end{longtable}}"]
+    for c, a in maps:
+        if a.get("figure"):
+            f = a["figure"]
+            L += [r"\begin{center}\includegraphics[width=0.7\linewidth]{figures/" + f["stem"] + r".pdf}",
+                  r"\captionof{figure}{" + tex_text(f["caption"]) + r"}\end{center}"]
+    return L
+
+
 def latex_report(led, files: dict | None = None) -> str:
     """The LaTeX source of one finalized ledger's report."""
     files = files or {}
@@ -227,6 +264,11 @@ def latex_report(led, files: dict | None = None) -> str:
         L += [r"\end{itemize}"]
     else:
         L += ["Every claim is confirmed in its stated scope.", ""]
+    extra = extra_findings(led)
+    if extra:
+        L += [r"Beyond the verdicts:", r"\begin{itemize}"]
+        L += [r"\item " + tex_escape(kind) + r" --- \hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "}: "
+              + tex_text(text) for c, kind, text in extra] + [r"\end{itemize}"]
     L += [r"\subsection*{Verdicts}", r"{\small\begin{longtable}{rp{7.2cm}lp{1.9cm}p{4.6cm}}", r"\toprule",
           r"\# & claim & lines & verdict & scope\\", r"\midrule", r"\endhead"]
     for i, c in enumerate(led.claims, 1):
@@ -252,6 +294,7 @@ def latex_report(led, files: dict | None = None) -> str:
         L += [r"\item \hyperlink{" + _anchor(c.id) + "}{" + tex_escape(c.id) + "}: "
               + tex_text(f"{c.revision.get('previous', '?')} → {c.verdict or 'withheld'}. {c.revision.get('why', '')}")
               for c in revs] + [r"\end{itemize}"]
+    L += _reconciliation_tex(led) + _breaks_tex(led)
     L += [r"\section*{Claims}"]
     for i, c in enumerate(led.claims, 1):
         L += _claim_tex(i, c, led, files)

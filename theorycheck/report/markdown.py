@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
-from .common import BADGE, LEGEND, md_cell, summary_items
+from .common import BADGE, LEGEND, extra_findings, fmt_setting, md_cell, summary_items
 
 __all__ = ["markdown_report", "markdown_index"]
 
@@ -84,6 +84,58 @@ def _changes(led) -> list[str]:
     return L + [""]
 
 
+def _reconciliations(led) -> list[str]:
+    recs = [(c, r) for c in led.claims for r in c.reconciliations]
+    if not recs:
+        return []
+    L = ["## Reconciliation", "",
+         "Numbers that depend on parameters the source does not state: a joint search over declared ranges and "
+         "choices (differential evolution with common random numbers, then local refinement, within a stated budget "
+         "of model evaluations). *Found* only if every target is within its tolerance (printed digits + declared "
+         "margin + 2 Monte Carlo SE).", ""]
+    for c, r in recs:
+        L += [f"**[{md_cell(c.title)}](#{c.id})** — {'found' if r['found'] else 'not found'} "
+              f"({r['evaluations']} of {r['budget']} evaluations, {r['method']}). {r['interpretation']}", "",
+              "Free parameters: " + "; ".join(f"{k} ∈ {v}" for k, v in r["free_parameters"].items())
+              + (f"; fixed: {fmt_setting(r['fixed'])}" if r.get("fixed") else "") + f". Best setting: "
+              f"{fmt_setting(r['best'])}.", "",
+              "| target | stated | best estimate | residual | tolerance | residual / tolerance |",
+              "|---|---|---|---|---|---|"]
+        L += [f"| {md_cell(x['target'])} | {x['stated']} | {fmt(x['estimate'])} ± {fmt(x['se'])} | {fmt(x['residual'])} | "
+              f"{fmt(x['tolerance'])} | {fmt(x['in_tolerance_units'], 3)}{'' if x['within'] else ' ✗'} |"
+              for x in r["residuals"]] + [""]
+    return L
+
+
+def _where_it_breaks(led) -> list[str]:
+    maps = [(c, a) for c in led.claims for a in c.assumptions]
+    if not maps:
+        return []
+    L = ["## Where it breaks", "",
+         "For each result, its assumptions — stated (with seed lines) or implicit (used by the derivation) — and a "
+         "stress path from \"holds\" to \"violated\"; each point is decided by a verdict rule (Holm within the path). "
+         "Breaking point: the first violation at which the statement is refuted, bracketed by the last at which it "
+         "was confirmed.", "",
+         "| claim | assumption | stated | path | breaking point |", "|---|---|---|---|---|"]
+    for c, a in maps:
+        if a.get("error"):
+            L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])} | | {md_cell(a['path'])} | ERROR |")
+            continue
+        bp = a["breaking_point"]
+        where = (f"breaks at {a['violation']} = {bp['value']} (last confirmed: {bp['bracket'][0]})"
+                 if bp["status"] == "breaks" else f"{bp['status']} ({a['violation']} ∈ [{bp['bracket'][0]}, "
+                                                  f"{bp['bracket'][1]}])")
+        stated = f"yes (lines {a['seed_lines'][0]}–{a['seed_lines'][1]})" if a["stated"] else "no (implicit)"
+        L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])}{' — necessary' if a['necessary'] else ''} | {stated} | "
+                 f"{md_cell(a['path'])} | {where} |")
+    L.append("")
+    for c, a in maps:
+        if a.get("figure"):
+            f = a["figure"]
+            L += [f"![{f['stem']}](figures/{f['stem']}.png)", "", f"*Figure {f['stem']}.* {f['caption']}", ""]
+    return L
+
+
 def _subclaim_table(c, files) -> list[str]:
     L = ["| sub-claim | rule | verdict | finding |", "|---|---|---|---|"]
     for s in c.subclaims:
@@ -148,6 +200,11 @@ def markdown_report(led, files: dict | None = None) -> str:
         L += [_finding_line(c, s) for c, s in items] + [""]
     else:
         L += ["Every claim is confirmed in its stated scope.", ""]
+    extra = extra_findings(led)
+    if extra:
+        L += ["Beyond the verdicts:", ""]
+        L += [f"- {'🔎 reconciliation' if kind == 'reconciliation' else '🧱 necessary assumption'} — "
+              f"[{md_cell(c.title)}](#{c.id}): {text}" for c, kind, text in extra] + [""]
     L += ["## Verdicts", "", "| # | claim | seed lines | verdict | scope |", "|---|---|---|---|---|"]
     for i, c in enumerate(led.claims, 1):
         L.append(f"| {i} | [{md_cell(c.title)}](#{c.id}) | {c.lines[0]}–{c.lines[1]} | {BADGE[c.verdict]} | "
@@ -157,7 +214,8 @@ def markdown_report(led, files: dict | None = None) -> str:
         L += ["## Conventions", ""] + [f"- **{i}** {t}" for i, t in led.conventions] + [""]
     if led.parameters:
         L += ["## Run sizes", ""] + [f"- `{k}`: {md_cell(v)}" for k, v in led.parameters.items()] + [""]
-    L += _decision(led) + _self_checks(led) + _changes(led) + ["## Claims", ""]
+    L += (_decision(led) + _self_checks(led) + _changes(led) + _reconciliations(led) + _where_it_breaks(led)
+          + ["## Claims", ""])
     for i, c in enumerate(led.claims, 1):
         L += _claim_section(i, c, led, files)
     return "\n".join(L).rstrip() + "\n"

@@ -43,7 +43,41 @@ def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
             claim = r.value
         led.add(claim)
         figs += r.figures
-    return finalize(led), figs
+    finalize(led)
+    figs += _assumption_maps(paper, led, mode, seed, results)
+    return led, figs
+
+
+def _assumption_maps(paper, led, mode, seed, results) -> list:
+    """Decide every stress path of ``paper`` and attach it to its claim; return the path figures."""
+    from ..assumptions import decide_path, path_figure
+    from ..figures import render_figure
+    ctx = RunContext(mode, seed)
+    by_id = {c.id: c for c in led.claims}
+    figs = []
+    for st in paper.claims.stresses:
+        vals = st.value_list(ctx)
+        rs = [results.get(f"{paper.key}:stress:{st.key}[{v}]") for v in vals]
+        if any(r is None for r in rs):
+            continue
+        claim = by_id.get(st.claim)
+        if claim is None:
+            continue
+        bad = [r for r in rs if r.error]
+        if bad:
+            claim.assumptions.append({"name": st.assumption, "path": st.path, "error": bad[0].error})
+            continue
+        spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
+        res = decide_path(st, spec, vals, [r.value for r in rs])
+        made = path_figure(st.claim, res)
+        if made is not None:
+            fig, cap = made
+            stem = "assume_" + "".join(ch if ch.isalnum() else "_" for ch in f"{st.claim}_{st.assumption}")[:80]
+            png, pdf = render_figure(fig)
+            figs.append({"stem": stem, "caption": cap, "png": png, "pdf": pdf})
+            res["figure"] = {"stem": stem, "caption": cap}
+        claim.assumptions.append(res)
+    return figs
 
 
 def run_papers(keys, mode: str = "quick", seed: int = 20261129, jobs: int = 1, scheduler=None,

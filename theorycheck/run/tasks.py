@@ -87,6 +87,9 @@ def plan(paper_list, mode: str) -> list[Task]:
         for spec in paper.claims:
             deps = tuple(i for n in spec.needs for i in ids[n])
             tasks.append(Task(f"{paper.key}:claim:{spec.id}", paper.key, "claim", spec.id, None, deps))
+        for st in paper.claims.stresses:
+            for v in st.value_list(ctx):
+                tasks.append(Task(f"{paper.key}:stress:{st.key}[{v}]", paper.key, "stress", st.key, v, ()))
     return tasks
 
 
@@ -125,7 +128,14 @@ def execute(task: Task, mode: str, seed: int, deps: dict | None = None) -> TaskR
     res = TaskResult(task.id)
     try:
         paper = papers.load(task.paper)
-        if task.kind == "fixture":
+        if task.kind == "stress":
+            st = next(x for x in paper.claims.stresses if x.key == task.name)
+            sc = st.fn(ctx, task.param)
+            if type(sc).__name__ != "SubClaim":
+                raise TypeError(f"stress path {task.name} must return a SubClaim decided by a rule, got "
+                                f"{type(sc).__name__}")
+            res.value = sc
+        elif task.kind == "fixture":
             spec = paper.claims.fixtures[task.name]
             kw = _inputs(paper, spec.needs, deps or {}, ctx)
             val = spec.fn(ctx, task.param, **kw) if spec.params is not None else spec.fn(ctx, **kw)
