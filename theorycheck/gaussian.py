@@ -118,12 +118,11 @@ from __future__ import annotations
 
 import math
 import numbers
-from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 
-from .validate import check_int, check_psd, check_real
+from .validate import check_int, check_psd, check_real, check_memory
 
 __all__ = ["pairings", "moment", "expect_product", "expect_products", "expect_polynomial",
            "quadratic_form_matrix", "sample"]
@@ -772,6 +771,7 @@ def sample(cov, size, rng):
         cov = np.array(cov.evalf(), dtype=float)
     arr, batched = _check_numeric_cov("cov", cov)
     size = check_int("size", size, minimum=1)
+    check_memory("size", size, 8.0 * size * arr.shape[0] * arr.shape[-1], "the samples")
     if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
         rng = np.random.default_rng(check_int("rng", rng, minimum=0))
     elif not isinstance(rng, np.random.Generator):

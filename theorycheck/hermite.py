@@ -53,7 +53,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .validate import check_int
+from .validate import ParameterTypeError, check_int
 
 __all__ = ["hermite_h", "hermite_coefficients", "gaussian_expectation", "stein_check",
            "find_kinks", "as_function"]
@@ -72,9 +72,13 @@ def hermite_h(m: int, x):
     :math:`h_{m+1}=(x h_m-\sqrt m\,h_{m-1})/\sqrt{m+1}`), an ``mpmath.mpf`` or a SymPy
     expression (returns ``hermite_prob(m, x)/sqrt(m!)``, exact).
 
+    At :math:`\pm\infty` it returns the limit :math:`(\pm1)^m\infty` (:math:`m\ge1`); NaN is an error.
+
     >>> import sympy as sp; x = sp.Symbol("x")
     >>> sp.expand(hermite_h(3, x) * sp.sqrt(6))
     x**3 - 3*x
+    >>> hermite_h(3, np.array([np.inf, -np.inf, 1.0])).round(4).tolist()
+    [inf, -inf, -0.8165]
     """
     m = check_int("m", m, minimum=0)
     if isinstance(x, sp.Basic):
@@ -86,16 +90,28 @@ def hermite_h(m: int, x):
         for j in range(1, m):
             h0, h1 = h1, (x * h1 - mpmath.sqrt(j) * h0) / mpmath.sqrt(j + 1)
         return h1
+    if isinstance(x, (str, bytes, bool)):
+        raise ParameterTypeError(f"x must be numeric, a NumPy array or a SymPy expression, got {type(x).__name__}")
     try:
         xa = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"x must be numeric, a NumPy array or a SymPy expression, got {type(x).__name__}") from None
+        raise ParameterTypeError(f"x must be numeric, a NumPy array or a SymPy expression, got {type(x).__name__}") \
+            from None
+    if np.any(np.isnan(xa)):
+        raise ValueError("x must not contain NaN (h_m is defined on the real line and at ±inf)")
+    inf = np.isinf(xa)
     h0 = np.ones_like(xa)
     if m == 0:
         return h0 if xa.ndim else float(h0)
-    h1 = xa.copy()
-    for j in range(1, m):
-        h0, h1 = h1, (xa * h1 - math.sqrt(j) * h0) / math.sqrt(j + 1)
+    xf = np.where(inf, 0.0, xa)
+    h1 = xf.copy()
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j in range(1, m):
+            h0, h1 = h1, (xf * h1 - math.sqrt(j) * h0) / math.sqrt(j + 1)
+    # the limits at ±inf: the leading coefficient 1/sqrt(m!) is positive, so h_m(±inf) = (±1)^m inf
+    h1 = np.where(inf, np.where(np.signbit(xa) & (m % 2 == 1), -np.inf, np.inf), h1)
+    if np.any(~np.isfinite(h1) & ~inf):
+        raise ValueError(f"h_{m}(x) overflows for |x| up to {np.max(np.abs(xa[~inf])):.3g}; use mpmath or SymPy input")
     return h1 if xa.ndim else float(h1)
 
 
@@ -225,6 +241,26 @@ def _check_tails(fun: Callable, m_max: int) -> None:
                                  f"(value {mpmath.nstr(vals[-1], 3)} at |x| = 40)")
 
 
+def _check_square_integrable(fun: Callable, points: Sequence[float]) -> None:
+    """E[f(g)^2] must converge: the tanh-sinh quadrature at two refinement levels must agree to 5 %
+    (a non-square-integrable singularity, e.g. f = 1/x, makes the value grow with the refinement)."""
+    with mpmath.workdps(25):
+        pts = [-mpmath.inf] + [mpmath.mpf(p) for p in sorted(set(points))] + [mpmath.inf]
+        c = 1 / mpmath.sqrt(2 * mpmath.pi)
+
+        def sq(t):
+            try:
+                return _evaluate(fun, t) ** 2 * mpmath.exp(-t * t / 2) * c
+            except _NonFinite:
+                return mpmath.inf
+        coarse = mpmath.quad(sq, pts, maxdegree=5)
+        fine = mpmath.quad(sq, pts, maxdegree=7)
+    if not (mpmath.isfinite(coarse) and mpmath.isfinite(fine)) or abs(fine - coarse) > 0.05 * max(1, abs(fine)):
+        raise ValueError("f is not square-integrable under N(0,1): the quadrature of E[f(g)^2] does not converge "
+                         f"({mpmath.nstr(coarse, 4)} vs {mpmath.nstr(fine, 4)} at two refinements); if f has a kink or "
+                         "an integrable singularity, pass its location in breakpoints")
+
+
 def _quad(integrand: Callable, points: Sequence[float], dps: int):
     with mpmath.workdps(dps + 10):
         pts = [-mpmath.inf] + [mpmath.mpf(p) for p in sorted(set(points))] + [mpmath.inf]
@@ -335,6 +371,7 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
         kind = _exact_ok(f, x) if exact else None
         kinks = find_kinks(f) if kind is None else []
         par = _parity(f, x) if kind is not None else 0
+        checked = False
         for m in range(m_max + 1):
             if par and (-1) ** m != par:
                 out[m] = sp.Integer(0)
@@ -345,10 +382,14 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
                 except (NotImplementedError, ValueError, TypeError):  # pragma: no cover - SymPy gaps
                     out[m] = None
             if out[m] is None:
+                if not checked:
+                    _check_square_integrable(fun, [0.0] + bps + kinks)
+                    checked = True
                 out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks)
         return out
     fun = as_function(f, dps)
     _check_tails(fun, m_max)
+    _check_square_integrable(fun, [0.0] + bps)
     return [_numeric_coeff(fun, m, dps, [0.0] + bps) for m in range(m_max + 1)]
 
 

@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from .validate import check_int, check_real
+from .validate import ParameterTypeError, check_callable, check_int, check_real
 
 __all__ = ["MeanEstimate", "RunningMean", "Comparison", "mean", "ratio", "compare",
            "rngs", "Progress", "from_samples"]
@@ -169,6 +169,7 @@ def mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n: int, seed
     vector samples). Batch ``b`` uses the ``b``-th spawned child of
     ``SeedSequence(seed)``.
     """
+    check_callable("sampler", sampler)
     n = check_int("n", n, minimum=2)
     batch = check_int("batch", batch, minimum=1)
     seed = check_int("seed", seed, minimum=0)
@@ -199,8 +200,15 @@ def ratio(num: MeanEstimate | np.ndarray, den: np.ndarray | None = None, **meta)
     >>> r = ratio(2 * x**2, x**2); round(r.mean, 6), r.se < 1e-9
     (2.0, True)
     """
-    a = np.asarray(num, dtype=float)
-    b = np.asarray(den, dtype=float)
+    for nm, v in (("num", num), ("den", den)):
+        if isinstance(v, MeanEstimate) or v is None or isinstance(v, (str, bytes)):
+            raise ParameterTypeError(f"{nm} must be a 1-D array of paired samples (ratio of means of paired samples), "
+                                     f"got {type(v).__name__}")
+    try:
+        a = np.asarray(num, dtype=float)
+        b = np.asarray(den, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterTypeError("num and den must be 1-D arrays of real samples") from None
     if a.shape != b.shape or a.ndim != 1 or a.size < 2:
         raise ValueError("num and den must be 1-D sample arrays of equal length >= 2")
     n = a.size

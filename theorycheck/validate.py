@@ -1,8 +1,18 @@
-"""Parameter validation shared by every public function.
+"""Parameter validation shared by every public function (one layer, one set of rules).
 
-Every check raises :class:`ValueError` whose message names the parameter and
-the allowed range, e.g. ``ValueError: gamma must be in (0, 1], got 1.5``.
-Nothing here returns NaN or silently clips.
+Every check names the parameter: a value of the wrong *type* raises :class:`ParameterTypeError`
+(a ``TypeError`` that is also a ``ValueError``, so older ``except ValueError`` code keeps working),
+e.g. ``gamma must be a real number, got '0.5' (str)``; a value out of *range* raises ``ValueError``
+with the allowed interval, e.g. ``gamma must be in (0, 1], got 1.5``. Nothing here returns NaN or
+silently clips.
+
+Coercion rules for numbers: reals accept Python and NumPy integers and floats, ``fractions`` and
+``decimal`` numbers, SymPy numbers and 0-d numeric arrays — never strings or booleans; integers
+accept integral floats (``5.0``) but not strings (``"5"``) or booleans.
+
+Resource guards: :func:`check_memory` refuses, before any work, an allocation sized by a user
+parameter beyond the memory budget (``THEORYCHECK_MEMORY_GB``, default 4 GiB per allocation),
+naming the parameter, the estimate and how to raise the budget.
 
 >>> check_int("d", 3, minimum=1)
 3
@@ -20,7 +30,16 @@ import numbers
 
 import numpy as np
 
-__all__ = ["check_int", "check_real", "check_psd", "check_choice", "check_bool"]
+__all__ = ["check_int", "check_real", "check_psd", "check_choice", "check_bool", "check_callable", "check_memory",
+           "check_finite_result", "memory_budget_bytes", "ParameterTypeError"]
+
+
+class ParameterTypeError(TypeError, ValueError):
+    """A parameter of the wrong type (a ``TypeError``; also a ``ValueError`` for older callers)."""
+
+
+def _tname(value) -> str:
+    return type(value).__name__
 
 
 def _fmt(x):
@@ -34,10 +53,12 @@ def _fmt(x):
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as ``int`` if it is an integer in [minimum, maximum]."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        if isinstance(value, (float, np.floating)) and float(value).is_integer() and math.isfinite(value):
+        if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
-        else:
+        elif isinstance(value, (float, np.floating, numbers.Real)) and not isinstance(value, bool):
             raise ValueError(f"{name} must be an integer, got {value!r}")
+        else:
+            raise ParameterTypeError(f"{name} must be an integer, got {value!r} ({_tname(value)})")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         lo = "-inf" if minimum is None else str(minimum)
@@ -53,12 +74,12 @@ def check_real(name: str, value, low: float | None = None, high: float | None = 
     ``low``/``high`` of ``None`` mean unbounded. ``allow_inf`` admits ``+inf``
     (e.g. ``kappa=math.inf``) provided the upper end is unbounded.
     """
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, (bool, np.bool_, str, bytes)) or (isinstance(value, np.ndarray) and value.ndim != 0):
+        raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})")
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number, got {value!r}") from None
+        raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})") from None
     lo_br = "(" if (low_open or low is None) else "["
     hi_br = ")" if (high_open or high is None) else "]"
     interval = f"{lo_br}{'-inf' if low is None else _fmt(low)}, {'inf' if high is None else _fmt(high)}{hi_br}"
@@ -84,8 +105,55 @@ def check_choice(name: str, value, choices) -> object:
 
 def check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise ParameterTypeError(f"{name} must be True or False, got {value!r} ({_tname(value)})")
     return bool(value)
+
+
+def check_callable(name: str, value):
+    """``value`` if it is callable (``ParameterTypeError`` naming the parameter otherwise)."""
+    if not callable(value):
+        raise ParameterTypeError(f"{name} must be callable, got {value!r} ({_tname(value)})")
+    return value
+
+
+def memory_budget_bytes() -> int:
+    """The per-allocation memory budget: ``THEORYCHECK_MEMORY_GB`` GiB (default 4)."""
+    import os
+    raw = os.environ.get("THEORYCHECK_MEMORY_GB", "4")
+    try:
+        gb = float(raw)
+    except ValueError:
+        raise ValueError(f"THEORYCHECK_MEMORY_GB must be a number of GiB, got {raw!r}") from None
+    if not (math.isfinite(gb) and gb > 0):
+        raise ValueError(f"THEORYCHECK_MEMORY_GB must be a positive number of GiB, got {raw!r}")
+    return int(gb * 2 ** 30)
+
+
+def check_memory(name: str, value, n_bytes: float, what: str = "") -> None:
+    """Refuse an allocation of ``n_bytes`` driven by parameter ``name`` (= ``value``) beyond the budget.
+
+    >>> check_memory("n_samples", 10, 80.0)
+    >>> check_memory("n_samples", 10 ** 12, 8e12, "the samples")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_samples = 1000000000000 needs about 7450.6 GiB for the samples, above the memory budget of 4 GiB (set THEORYCHECK_MEMORY_GB to raise it, or reduce n_samples)
+    """
+    budget = memory_budget_bytes()
+    if n_bytes > budget:
+        gib = n_bytes / 2 ** 30
+        raise ValueError(f"{name} = {value} needs about {gib:.1f} GiB" + (f" for {what}" if what else "") +
+                         f", above the memory budget of {budget / 2 ** 30:g} GiB (set THEORYCHECK_MEMORY_GB to raise "
+                         f"it, or reduce {name})")
+
+
+def check_finite_result(value, what: str, **inputs):
+    """``value`` if every entry is finite; otherwise a ``ValueError`` naming the inputs that caused it."""
+    arr = np.asarray(value, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        args = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+        raise ValueError(f"{what} is not finite for {args} (overflow or an undefined limit); use inputs of a smaller "
+                         "magnitude")
+    return value
 
 
 def check_psd(name: str, mat, tol: float = 1e-10, batch: bool = False) -> np.ndarray:
