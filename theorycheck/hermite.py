@@ -65,6 +65,10 @@ _KINK_FUNCS = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise)
 # --------------------------------------------------------------------------------------------
 # h_m
 # --------------------------------------------------------------------------------------------
+MAX_DEGREE = 100_000          # hermite_h: the recurrence is O(m)
+MAX_COEFFICIENTS = 200        # hermite_coefficients: each coefficient is a high-precision quadrature
+
+
 def hermite_h(m: int, x):
     r"""Orthonormal probabilists' Hermite polynomial :math:`h_m(x)=\mathrm{He}_m(x)/\sqrt{m!}`.
 
@@ -80,7 +84,7 @@ def hermite_h(m: int, x):
     >>> hermite_h(3, np.array([np.inf, -np.inf, 1.0])).round(4).tolist()
     [inf, -inf, -0.8165]
     """
-    m = check_int("m", m, minimum=0)
+    m = check_int("m", m, minimum=0, maximum=MAX_DEGREE)
     if isinstance(x, sp.Basic):
         return sp.hermite_prob(m, x) / sp.sqrt(sp.factorial(m))
     if isinstance(x, (mpmath.mpf, mpmath.mpc)):
@@ -348,7 +352,7 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
     >>> hermite_coefficients(sp.Max(0, g), 2)
     [sqrt(2)/(2*sqrt(pi)), 1/2, 1/(2*sqrt(pi))]
     """
-    m_max = check_int("m_max", m_max, minimum=0)
+    m_max = check_int("m_max", m_max, minimum=0, maximum=MAX_COEFFICIENTS)
     dps = check_int("dps", dps, minimum=15, maximum=200)
     try:
         bps = [float(b) for b in breakpoints]

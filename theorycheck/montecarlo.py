@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from .validate import ParameterTypeError, check_callable, check_int, check_real
+from .validate import MAX_COUNT, ParameterTypeError, check_callable, check_int, check_real, check_str
 
 __all__ = ["MeanEstimate", "RunningMean", "Comparison", "mean", "ratio", "compare",
            "rngs", "Progress", "from_samples"]
@@ -88,7 +88,7 @@ class RunningMean:
         if nb == 0:
             return
         if not np.all(np.isfinite(x)):
-            raise FloatingPointError("Monte Carlo sample contains NaN or inf")
+            raise ValueError("samples must be finite: the Monte Carlo sample contains NaN or inf")
         mb = x.mean(axis=0)
         m2b = ((x - mb) ** 2).sum(axis=0)
         if self.n == 0:
@@ -116,15 +116,21 @@ class RunningMean:
 
 def from_samples(samples, **meta) -> MeanEstimate:
     """Estimate from an array of i.i.d. samples (first axis = sample)."""
+    if samples is None or isinstance(samples, (str, bytes, bool)):
+        raise ParameterTypeError(f"samples must be an array of numbers, got {type(samples).__name__}")
+    try:
+        arr = np.asarray(samples, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterTypeError(f"samples must be an array of numbers, got {type(samples).__name__}") from None
     rm = RunningMean()
-    rm.update(samples)
+    rm.update(arr)
     return rm.estimate(**meta)
 
 
 def rngs(seed: int, count: int) -> list[np.random.Generator]:
     """``count`` independent generators spawned from ``SeedSequence(seed)``."""
     seed = check_int("seed", seed, minimum=0)
-    count = check_int("count", count, minimum=1)
+    count = check_int("count", count, minimum=1, maximum=10 ** 7)
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(count)]
 
 
@@ -135,8 +141,8 @@ class Progress:
     """
 
     def __init__(self, total: int, label: str = ""):
-        self.total = max(int(total), 1)
-        self.label = label
+        self.total = max(check_int("total", total, minimum=0), 1)
+        self.label = check_str("label", label, nonempty=False)
         env = os.environ.get("THEORYCHECK_PROGRESS")
         self.enabled = (env == "1") or (env != "0" and sys.stderr.isatty())
         self.done = 0
@@ -170,8 +176,10 @@ def mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n: int, seed
     ``SeedSequence(seed)``.
     """
     check_callable("sampler", sampler)
-    n = check_int("n", n, minimum=2)
+    n = check_int("n", n, minimum=2, maximum=MAX_COUNT)
     batch = check_int("batch", batch, minimum=1)
+    if math.ceil(n / batch) > 10 ** 7:
+        raise ValueError(f"n / batch = {math.ceil(n / batch)} batches is more than 10^7; raise batch")
     seed = check_int("seed", seed, minimum=0)
     nb = math.ceil(n / batch)
     gens = rngs(seed, nb)
@@ -257,18 +265,26 @@ def compare(exact: float, estimate: MeanEstimate, alpha: float = 1e-3, se_floor:
     finite-size bias); it is recorded in the result, never applied silently.
     """
     alpha = check_real("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
-    m = float(np.asarray(estimate.mean))
-    se = float(np.asarray(estimate.se))
-    ex = float(exact)
-    if not (math.isfinite(m) and math.isfinite(se) and math.isfinite(ex)):
-        raise ValueError("exact, mean and se must be finite")
+    if not isinstance(estimate, MeanEstimate):
+        raise ParameterTypeError(f"estimate must be a MeanEstimate, got {type(estimate).__name__}")
+    ex = check_real("exact", exact)
+    se_floor = check_real("se_floor", se_floor, low=0.0)
+    try:
+        m = float(np.asarray(estimate.mean))
+        se = float(np.asarray(estimate.se))
+    except (TypeError, ValueError):
+        raise ValueError("estimate must hold a scalar mean and se") from None
+    if not (math.isfinite(m) and math.isfinite(se)):
+        raise ValueError("estimate mean and se must be finite")
+    if max(abs(m), abs(ex), se) > 1e150:
+        raise ValueError("exact and estimate must be below 1e150 in magnitude (rescale the quantity)")
     se_tot = math.hypot(se, se_floor)
     if se_tot == 0:
         z = 0.0 if m == ex else math.copysign(math.inf, m - ex)
     else:
         z = (m - ex) / se_tot
     p = float(2 * stats.norm.sf(abs(z)))
-    rel = (m - ex) / abs(ex) if ex != 0 else math.inf if m != ex else 0.0
+    rel = (m - ex) / abs(ex) if ex != 0 else m - ex        # exact zero: the absolute difference
     extra = {"se_floor": se_floor} if se_floor else {}
     return Comparison(ex, m, se, estimate.n, float(z), p, alpha,
                       "disagree" if p < alpha else "agree", float(rel), extra)

@@ -40,6 +40,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import optimize
 
+from .validate import ParameterTypeError, check_real, check_str
 from .verdicts.estimate import as_estimate
 from .verdicts.rules import printed_tolerance
 
@@ -60,13 +61,18 @@ class Parameter:
     log: bool = False
 
     def __post_init__(self):
+        check_str("name", self.name)
         if self.choices is not None:
+            if isinstance(self.choices, (str, bytes)) or not hasattr(self.choices, "__len__"):
+                raise ParameterTypeError(f"choices of parameter {self.name} must be a list or tuple")
             if len(self.choices) == 0:
                 raise ValueError(f"parameter {self.name}: choices must not be empty")
             object.__setattr__(self, "choices", tuple(self.choices))
         else:
-            if self.low is None or self.high is None or not (math.isfinite(self.low) and math.isfinite(self.high)
-                                                              and self.low < self.high):
+            if self.low is None or self.high is None:
+                raise ValueError(f"parameter {self.name}: give finite low < high, or choices")
+            lo, hi = check_real("low", self.low), check_real("high", self.high)
+            if not lo < hi:
                 raise ValueError(f"parameter {self.name}: give finite low < high, or choices")
             if self.log and self.low <= 0:
                 raise ValueError(f"parameter {self.name}: a log-scale range needs low > 0")
@@ -82,6 +88,14 @@ class Target:
     name: str
     stated: str
     model_margin: float = 0.0
+
+    def __post_init__(self):
+        check_str("name", self.name)
+        if not isinstance(self.stated, str):
+            raise ParameterTypeError(f"stated must be the number as printed (a string such as '0.264'), got "
+                                     f"{self.stated!r}")
+        printed_tolerance(self.stated)
+        check_real("model_margin", self.model_margin, low=0.0)
 
     @property
     def value(self) -> float:
@@ -142,10 +156,18 @@ def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], tar
     ``model(params, seed)`` returns ``{target name: Estimate | MeanEstimate | number}``; ``params`` holds
     the free parameters (discrete ones as their chosen value) and ``fixed``.
     """
-    if budget < 10:
-        raise ValueError(f"budget must be an integer >= 10 model evaluations, got {budget}")
+    from .validate import check_callable, check_int
+    check_callable("model", model)
+    budget = check_int("budget", budget, minimum=10, maximum=10 ** 7)
+    seed = check_int("seed", seed, minimum=0, maximum=2 ** 32 - 1)
+    if not isinstance(free, (list, tuple)) or not all(isinstance(p, Parameter) for p in free):
+        raise ParameterTypeError("free must be a list of Parameter")
+    if not free:
+        raise ValueError("free must name at least one Parameter to search")
+    if not isinstance(targets, (list, tuple)) or not all(isinstance(t, Target) for t in targets):
+        raise ParameterTypeError("targets must be a list of Target")
     if not targets:
-        raise ValueError("give at least one target")
+        raise ValueError("targets must hold at least one Target")
     names = [p.name for p in free]
     if len(set(names)) != len(names):
         raise ValueError("free parameter names must be distinct")

@@ -31,7 +31,10 @@ import numbers
 import numpy as np
 
 __all__ = ["check_int", "check_real", "check_psd", "check_choice", "check_bool", "check_callable", "check_memory",
-           "check_finite_result", "memory_budget_bytes", "ParameterTypeError"]
+           "check_finite_result", "memory_budget_bytes", "ParameterTypeError", "check_str", "check_array", "MAX_COUNT"]
+
+#: largest count (samples, batches, generators, iterations) a user parameter may ask for in one call
+MAX_COUNT = 10 ** 10
 
 
 class ParameterTypeError(TypeError, ValueError):
@@ -50,8 +53,52 @@ def _fmt(x):
     return repr(x) if isinstance(x, str) else str(x)
 
 
+def _bound(which: str, b):
+    if b is None:
+        return None
+    if isinstance(b, bool) or not isinstance(b, (numbers.Real, np.integer, np.floating)) or not math.isfinite(float(b)):
+        raise ParameterTypeError(f"{which} must be a finite number or None, got {b!r} ({_tname(b)})")
+    return b
+
+
+def check_str(name: str, value, nonempty: bool = True) -> str:
+    """``value`` if it is a (non-empty) string."""
+    if not isinstance(value, str):
+        raise ParameterTypeError(f"{name} must be a string, got {value!r} ({_tname(value)})")
+    if nonempty and not value.strip():
+        raise ValueError(f"{name} must be a non-empty string")
+    return value
+
+
+def check_array(name: str, value, ndim: int | tuple | None = None, finite: bool = True, min_size: int = 0,
+                shape: tuple | None = None) -> np.ndarray:
+    """``value`` as a float array with the stated dimension(s), size and finiteness (errors name ``name``).
+
+    >>> check_array("x", [1, 2], ndim=1).tolist()
+    [1.0, 2.0]
+    """
+    if value is None or isinstance(value, (str, bytes, bool, dict)):
+        raise ParameterTypeError(f"{name} must be a numeric array, got {value!r} ({_tname(value)})")
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterTypeError(f"{name} must be a numeric array, got {_tname(value)}") from None
+    if ndim is not None and a.ndim not in ((ndim,) if isinstance(ndim, int) else tuple(ndim)):
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
+    if shape is not None and a.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}, got {a.shape}")
+    if a.size < min_size:
+        raise ValueError(f"{name} must have at least {min_size} entries, got {a.size}")
+    if finite and not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must have finite entries")
+    return a
+
+
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as ``int`` if it is an integer in [minimum, maximum]."""
+    minimum, maximum = _bound("minimum", minimum), _bound("maximum", maximum)
+    if minimum is not None and maximum is not None and minimum > maximum:
+        raise ValueError(f"minimum ({minimum}) must not exceed maximum ({maximum}) for {name}")
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
@@ -74,6 +121,9 @@ def check_real(name: str, value, low: float | None = None, high: float | None = 
     ``low``/``high`` of ``None`` mean unbounded. ``allow_inf`` admits ``+inf``
     (e.g. ``kappa=math.inf``) provided the upper end is unbounded.
     """
+    low, high = _bound("low", low), _bound("high", high)
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"low ({low}) must not exceed high ({high}) for {name}")
     if isinstance(value, (bool, np.bool_, str, bytes)) or (isinstance(value, np.ndarray) and value.ndim != 0):
         raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})")
     try:
@@ -98,7 +148,16 @@ def check_real(name: str, value, low: float | None = None, high: float | None = 
 
 
 def check_choice(name: str, value, choices) -> object:
-    if value not in choices:
+    if isinstance(choices, (str, bytes, np.ndarray)) or not hasattr(choices, "__contains__") or \
+            not hasattr(choices, "__iter__"):
+        raise ParameterTypeError(f"choices must be a collection (list, tuple, set), got {_tname(choices)}")
+    if len(choices) == 0:
+        raise ValueError("choices must not be empty")
+    try:
+        ok = value in choices
+    except TypeError:
+        ok = False
+    if not ok:
         raise ValueError(f"{name} must be one of {sorted(map(str, choices))}, got {value!r}")
     return value
 
@@ -139,6 +198,7 @@ def check_memory(name: str, value, n_bytes: float, what: str = "") -> None:
     ValueError: n_samples = 1000000000000 needs about 7450.6 GiB for the samples, above the memory budget of 4 GiB (set THEORYCHECK_MEMORY_GB to raise it, or reduce n_samples)
     """
     budget = memory_budget_bytes()
+    n_bytes = check_real("n_bytes", n_bytes, low=0.0, allow_inf=True)
     if n_bytes > budget:
         gib = n_bytes / 2 ** 30
         raise ValueError(f"{name} = {value} needs about {gib:.1f} GiB" + (f" for {what}" if what else "") +
@@ -148,7 +208,10 @@ def check_memory(name: str, value, n_bytes: float, what: str = "") -> None:
 
 def check_finite_result(value, what: str, **inputs):
     """``value`` if every entry is finite; otherwise a ``ValueError`` naming the inputs that caused it."""
-    arr = np.asarray(value, dtype=float)
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterTypeError(f"value ({what}) must be numeric, got {_tname(value)}") from None
     if not np.all(np.isfinite(arr)):
         args = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
         raise ValueError(f"{what} is not finite for {args} (overflow or an undefined limit); use inputs of a smaller "
@@ -162,10 +225,12 @@ def check_psd(name: str, mat, tol: float = 1e-10, batch: bool = False) -> np.nda
     Returns it as a float array. Symmetry and PSD-ness are tested with a relative
     tolerance ``tol`` on the largest absolute entry.
     """
+    if mat is None or isinstance(mat, (str, bytes, bool)):
+        raise ParameterTypeError(f"{name} must be a numeric matrix, got {_tname(mat)}")
     try:
         a = np.asarray(mat, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a numeric matrix, got {type(mat).__name__}") from None
+        raise ParameterTypeError(f"{name} must be a numeric matrix, got {type(mat).__name__}") from None
     want = 3 if batch else 2
     if a.ndim != want or a.shape[-1] != a.shape[-2]:
         shape = "(B, n, n)" if batch else "(n, n)"

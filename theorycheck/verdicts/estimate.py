@@ -39,13 +39,14 @@ class Estimate:
     label: str = ""
 
     def __post_init__(self):
-        m, s = float(self.mean), float(self.se)
-        if not math.isfinite(m):
-            raise ValueError(f"estimate mean must be finite, got {self.mean!r}")
-        if not (math.isfinite(s) and s >= 0):
-            raise ValueError(f"estimate se must be finite and >= 0, got {self.se!r}")
-        if self.df is not None and not (self.df > 0):
-            raise ValueError(f"estimate df must be > 0 or None, got {self.df!r}")
+        from ..validate import check_int, check_real
+        m = check_real("mean", self.mean)
+        s = check_real("se", self.se, low=0.0)
+        if self.n is not None:
+            object.__setattr__(self, "n", check_int("n", self.n, minimum=1))
+        if self.df is not None:
+            df = check_real("df", self.df, low=0.0, low_open=True, allow_inf=True)
+            object.__setattr__(self, "df", None if math.isinf(df) else (int(df) if df.is_integer() else df))
         object.__setattr__(self, "mean", m)
         object.__setattr__(self, "se", s)
 
@@ -59,7 +60,8 @@ class Estimate:
 
     @classmethod
     def from_samples(cls, samples, label: str = "") -> "Estimate":
-        x = np.asarray(samples, dtype=float).ravel()
+        from ..validate import check_array
+        x = check_array("samples", samples, finite=False).ravel()
         if x.size < 2:
             raise ValueError(f"samples must hold at least 2 values for a standard error, got {x.size}")
         if not np.all(np.isfinite(x)):
@@ -69,7 +71,8 @@ class Estimate:
     @classmethod
     def from_batches(cls, batch_values, n_per_batch: int | None = None, label: str = "") -> "Estimate":
         """Batch-means estimate: the B batch values are treated as i.i.d.; df = B − 1."""
-        b = np.asarray(batch_values, dtype=float).ravel()
+        from ..validate import check_array
+        b = check_array("batch_values", batch_values, finite=False).ravel()
         if b.size < 2:
             raise ValueError(f"batch_values must hold at least 2 batches, got {b.size}")
         e = cls.from_samples(b, label)
@@ -118,12 +121,17 @@ class Estimate:
         return {"mean": self.mean, "se": self.se, "n": self.n, "df": self.df}
 
 
-def as_estimate(x) -> Estimate:
-    """Coerce an :class:`Estimate`, a ``MeanEstimate`` or a plain number (exact) to an :class:`Estimate`."""
+def as_estimate(x, name: str = "x") -> Estimate:
+    """Coerce an :class:`Estimate`, a ``MeanEstimate`` or a plain number (exact) to an :class:`Estimate`
+    (errors name the parameter ``name``)."""
+    from ..validate import ParameterTypeError, check_real
     if isinstance(x, Estimate):
         return x
-    if hasattr(x, "mean") and hasattr(x, "se"):
-        return Estimate.from_mean_estimate(x)
+    if hasattr(x, "mean") and hasattr(x, "se") and not isinstance(x, np.ndarray):
+        try:
+            return Estimate.from_mean_estimate(x)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} is not a usable estimate: {exc}") from None
     if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool):
-        return Estimate.exact(float(x))
-    raise TypeError(f"expected an Estimate, a MeanEstimate or a number, got {type(x).__name__}")
+        return Estimate.exact(check_real(name, x))
+    raise ParameterTypeError(f"{name} must be an Estimate, a MeanEstimate or a number, got {type(x).__name__}")

@@ -56,6 +56,7 @@ import numpy as np
 from scipy import stats
 
 from ..claims import (CONFIRMED, INCONSISTENT, REFUTED, UNDERSPECIFIED, SubClaim)
+from ..validate import ParameterTypeError, check_array, check_choice, check_real, check_str
 from .estimate import Estimate, as_estimate
 
 __all__ = ["identity", "inequality", "agreement", "equivalence", "reproduction", "superiority",
@@ -90,25 +91,41 @@ def _q(p: float, df) -> float:
 
 
 def _common(kw: dict) -> dict:
-    out = {k: kw.pop(k) for k in ("scope", "slug", "reading") if k in kw}
-    out["chosen"] = dict(kw.pop("chosen", None) or {})
-    out["details"] = dict(kw.pop("details", None) or {})
-    out["data"] = dict(kw.pop("data", None) or {})
+    out = {}
+    for k in ("scope", "slug", "reading"):
+        if k in kw:
+            v = kw.pop(k)
+            if v is not None and not isinstance(v, str):
+                raise ParameterTypeError(f"{k} must be a string or None, got {type(v).__name__}")
+            out[k] = v
+    for k in ("chosen", "details", "data"):
+        v = kw.pop(k, None)
+        if v is not None and not isinstance(v, dict):
+            raise ParameterTypeError(f"{k} must be a dict or None, got {type(v).__name__}")
+        out[k] = dict(v or {})
     if kw:
         raise TypeError(f"unexpected keyword arguments: {sorted(kw)}")
     return out
 
 
 def _margin(name: str, margin: float, target: float, relative: bool) -> float:
-    m = float(margin)
-    if not (math.isfinite(m) and m >= 0):
-        raise ValueError(f"{name} must be a finite number >= 0, got {margin!r}")
+    m = check_real(name, margin, low=0.0)
     if relative:
         if target == 0:
             raise ValueError(f"{name}: a relative margin needs a non-zero target; use an absolute margin "
                              "(relative=False) for an exact-zero target")
-        return m * abs(target)
+        m = m * abs(target)
+        if not math.isfinite(m):
+            raise ValueError(f"{name} times |target| overflows; give an absolute margin")
     return m
+
+
+def _scale_ok(**values) -> None:
+    """Statistics need the estimate, target and margin within the floating range: |x| <= 1e150."""
+    for name, v in values.items():
+        if abs(v) > 1e150:
+            raise ValueError(f"{name} is beyond 1e150 in magnitude: rescale the quantity (the test statistic would "
+                             "overflow)")
 
 
 def _tost(diff: float, se: float, m: float, df) -> float:
@@ -154,6 +171,7 @@ def identity(statement: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12
     True
     """
     c = _common(kw)
+    statement = check_str("statement", statement)
     import sympy as sp
     if isinstance(lhs, (sp.Basic, sp.MatrixBase)) or isinstance(rhs, (sp.Basic, sp.MatrixBase)):
         diff = sp.simplify(sp.sympify(lhs) - sp.sympify(rhs))
@@ -173,11 +191,10 @@ def identity(statement: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12
         sc = SubClaim(statement, "identity", statistic=err, statistic_name="|lhs - rhs|", margin=tol,
                       estimate=float(lhs), target=float(rhs), **c)
         return _deterministic(sc, err <= tol)
-    a, b = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
+    a, b = check_array("lhs", lhs), check_array("rhs", rhs)
     if a.shape != b.shape and b.size != 1:
         raise ValueError(f"lhs and rhs must have the same shape, got {a.shape} and {b.shape}")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("identity: lhs and rhs must be finite")
+    atol, rtol = check_real("atol", atol, low=0.0), check_real("rtol", rtol, low=0.0)
     err = float(np.max(np.abs(a - b))) if a.size else 0.0
     tol = float(atol + rtol * (np.max(np.abs(b)) if b.size else 0.0))
     sc = SubClaim(statement, "identity", statistic=err, statistic_name="max |lhs - rhs|", margin=tol,
@@ -202,11 +219,15 @@ def inequality(statement: str, lhs, op: str, rhs, **kw) -> SubClaim:
     1
     """
     c = _common(kw)
-    if op not in _OPS:
-        raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
-    a, b = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("inequality: lhs and rhs must be finite")
+    statement = check_str("statement", statement)
+    check_choice("op", op, tuple(_OPS))
+    la, ra = check_array("lhs", lhs), check_array("rhs", rhs)
+    try:
+        a, b = np.broadcast_arrays(la, ra)
+    except ValueError:
+        raise ValueError(f"lhs and rhs must have broadcastable shapes, got {la.shape} and {ra.shape}") from None
+    if a.size == 0:
+        raise ValueError("lhs and rhs must not be empty")
     holds = _OPS[op](a, b)
     slack = (b - a) if op in ("<", "<=") else (a - b)
     worst = int(np.argmin(slack)) if slack.size else 0
@@ -231,7 +252,9 @@ def consistency(statement: str, a, b, *, atol: float = 0.0, rtol: float = 1e-9, 
     'inconsistent'
     """
     c = _common(kw)
-    a, b = float(a), float(b)
+    statement = check_str("statement", statement)
+    a, b = check_real("a", a), check_real("b", b)
+    atol, rtol = check_real("atol", atol, low=0.0), check_real("rtol", rtol, low=0.0)
     tol = atol + rtol * abs(b)
     c["details"].update({"a_label": a_label, "b_label": b_label})
     sc = SubClaim(statement, "consistency", statistic=abs(a - b), statistic_name="|a - b|", margin=tol,
@@ -246,7 +269,11 @@ def underspecified(statement: str, missing: Sequence[str], **kw) -> SubClaim:
     'underspecified'
     """
     c = _common(kw)
-    missing = [str(m) for m in missing]
+    statement = check_str("statement", statement)
+    if isinstance(missing, (str, bytes)) or not isinstance(missing, (list, tuple)) or \
+            not all(isinstance(m, str) and m.strip() for m in missing):
+        raise ParameterTypeError(f"missing must be a list of non-empty strings, got {missing!r}")
+    missing = list(missing)
     if not missing:
         raise ValueError("missing must name at least one thing the source does not give")
     return SubClaim(statement, "underspecified", verdict=UNDERSPECIFIED, missing=missing, **c)
@@ -277,11 +304,13 @@ def agreement(statement: str, estimate, exact: float, *, margin: float, relative
     0.05
     """
     c = _common(kw)
-    est = as_estimate(estimate)
-    exact = float(exact)
+    statement = check_str("statement", statement)
+    est = as_estimate(estimate, "estimate")
+    exact = check_real("exact", exact)
     if est.se == 0:
-        raise ValueError("agreement needs a Monte Carlo estimate (se > 0); use identity for exact values")
+        raise ValueError("estimate: agreement needs a Monte Carlo estimate (se > 0); use identity for exact values")
     m = _margin("margin", margin, exact, relative)
+    _scale_ok(exact=exact, margin=m, estimate=abs(est.mean) + est.se)
     diff = est.mean - exact
     t = diff / est.se
     c["details"].update({"relative_margin": float(margin) if relative else None,
@@ -307,9 +336,11 @@ def equivalence(statement: str, estimate, target: float, *, margin: float, relat
     (True, True)
     """
     c = _common(kw)
-    est = as_estimate(estimate)
-    target = float(target)
+    statement = check_str("statement", statement)
+    est = as_estimate(estimate, "estimate")
+    target = check_real("target", target)
     m = _margin("margin", margin, target, relative)
+    _scale_ok(target=target, margin=m, estimate=abs(est.mean) + est.se)
     diff = est.mean - target
     c["details"].update({"relative_margin": float(margin) if relative else None})
     if est.se == 0:
@@ -332,6 +363,8 @@ def printed_tolerance(stated: str) -> tuple[float, float]:
     >>> printed_tolerance("2e-3")
     (0.002, 0.0005)
     """
+    if isinstance(stated, bool) or not isinstance(stated, (str, int, float)):
+        raise ParameterTypeError(f"stated must be a number as printed (a string such as '0.264'), got {stated!r}")
     s = str(stated).strip().lstrip("≈~").replace("−", "-")
     try:
         dec = decimal.Decimal(s)
@@ -359,8 +392,10 @@ def reproduction(statement: str, estimate, stated: str, *, model_margin: float =
     (0.0005, True)
     """
     c = _common(kw)
+    statement = check_str("statement", statement)
     value, tol = printed_tolerance(stated)
-    mm = float(model_margin) * (abs(value) if relative_model_margin else 1.0)
+    _scale_ok(stated=value)
+    mm = check_real("model_margin", model_margin, low=0.0) * (abs(value) if relative_model_margin else 1.0)
     c["details"].update({"stated": str(stated), "printed_tolerance": tol, "model_margin": mm})
     sc = equivalence(statement, estimate, value, margin=tol + mm, **c)
     sc.rule = "reproduction"
@@ -383,8 +418,10 @@ def superiority(statement: str, difference, *, margin: float = 0.0, **kw) -> Sub
     (True, True)
     """
     c = _common(kw)
-    est = as_estimate(difference)
-    m = float(margin)
+    statement = check_str("statement", statement)
+    est = as_estimate(difference, "difference")
+    m = check_real("margin", margin)
+    _scale_ok(margin=m, difference=abs(est.mean) + est.se)
     if est.se == 0:
         sc = SubClaim(statement, "superiority", estimate=est.mean, target=m, margin=m,
                       statistic=est.mean - m, statistic_name="difference - margin (exact)", **c)
@@ -410,23 +447,29 @@ def joint_agreement(statement: str, means, exact, cov=None, *, ses=None, n: int 
     ('joint agreement', True, 1.25)
     """
     c = _common(kw)
-    m_ = np.asarray(means, dtype=float).ravel()
-    e_ = np.asarray(exact, dtype=float).ravel()
-    if m_.shape != e_.shape or m_.size == 0:
-        raise ValueError("means and exact must be non-empty vectors of the same length")
+    statement = check_str("statement", statement)
+    m_ = check_array("means", means, min_size=1).ravel()
+    e_ = check_array("exact", exact, min_size=1).ravel()
+    if m_.shape != e_.shape:
+        raise ValueError("means and exact must be vectors of the same length")
     if cov is None:
         if ses is None:
             raise ValueError("give cov (covariance of the means) or ses (independent components)")
-        s_ = np.asarray(ses, dtype=float).ravel()
-        if s_.shape != m_.shape or np.any(s_ <= 0) or not np.all(np.isfinite(s_)):
-            raise ValueError("ses must be finite, positive and as long as means")
+        s_ = check_array("ses", ses).ravel()
+        if s_.shape != m_.shape or np.any(s_ <= 0) or np.any(s_ > 1e150):
+            raise ValueError("ses must be positive, below 1e150 and as long as means")
         cov = np.diag(s_ ** 2)
-    cov = np.asarray(cov, dtype=float)
+    cov = check_array("cov", cov, ndim=2)
     k = m_.size
     if cov.shape != (k, k):
         raise ValueError(f"cov must be {k}x{k}, got {cov.shape}")
     d = m_ - e_
-    t2 = float(d @ np.linalg.solve(cov, d))
+    try:
+        t2 = float(d @ np.linalg.solve(cov, d))
+    except np.linalg.LinAlgError:
+        raise ValueError("cov must be positive definite") from None
+    if not math.isfinite(t2):
+        raise ValueError("means, exact and cov give a non-finite statistic (overflow); rescale the components")
     if df is not None and df - k + 1 > 0:
         fstat = t2 * (df - k + 1) / (df * k)
         p_against = float(stats.f.sf(fstat, k, df - k + 1))
@@ -480,20 +523,25 @@ def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float
     (True, False)
     """
     c = _common(kw)
+    statement = check_str("statement", statement)
     laws = dict(FINITE_SIZE_LAWS if laws is None else laws)
-    ds = np.asarray(sizes, dtype=float)
-    y = np.asarray(means, dtype=float)
-    s = np.asarray(ses, dtype=float)
-    if not (ds.shape == y.shape == s.shape) or ds.ndim != 1:
+    ds = check_array("sizes", sizes, ndim=1)
+    y = check_array("means", means, ndim=1)
+    s = check_array("ses", ses, ndim=1)
+    if not (ds.shape == y.shape == s.shape):
         raise ValueError("sizes, means and ses must be 1-D arrays of the same length")
-    if np.any(ds <= 0) or np.any(s <= 0) or not (np.all(np.isfinite(y)) and np.all(np.isfinite(s))):
-        raise ValueError("sizes and ses must be positive and means finite")
+    if np.any(ds <= 0) or np.any(s <= 0):
+        raise ValueError("sizes and ses must be positive")
+    if np.any(np.abs(y) > 1e150) or np.any(s > 1e150) or np.any(s < 1e-150):
+        raise ValueError("means and ses must lie within 1e-150..1e150 in magnitude (rescale the quantity)")
     df = None
     if dfs is not None:
         dfs = [x for x in np.atleast_1d(dfs) if x is not None]
         df = float(min(dfs)) if dfs else None
-    limit = float(limit)
+    limit = check_real("limit", limit)
     m = _margin("margin", margin, limit, relative)
+    _scale_ok(limit=limit, margin=m)
+    gof_alpha = check_real("gof_alpha", gof_alpha, 0.0, 1.0, low_open=True, high_open=True)
     per_law, p_for, p_against = {}, [], []
     for name, exps in laws.items():
         k = 1 + len(exps)
@@ -567,14 +615,13 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
     True
     """
     c = _common(kw)
+    statement = check_str("statement", statement)
     if shape not in SHAPES:
         raise ValueError(f"shape must be one of {SHAPES}, got {shape!r}")
-    xs = np.asarray(x, dtype=float)
-    ys = np.asarray(y, dtype=float)
-    if xs.shape != ys.shape or xs.ndim != 1 or xs.size < 3:
+    xs = check_array("x", x, ndim=1)
+    ys = check_array("y", y, ndim=1)
+    if xs.shape != ys.shape or xs.size < 3:
         raise ValueError("x and y must be 1-D arrays of the same length >= 3")
-    if not (np.all(np.isfinite(xs)) and np.all(np.isfinite(ys))):
-        raise ValueError("shape: x and y must be finite")
     c["data"].setdefault("curve", {"x": xs, "y": ys, "se": ses})
     c["details"]["shape"] = shape
     if ses is None and diff_ses is None:

@@ -21,12 +21,12 @@ True
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from scipy import stats
 
 from ..claims import SelfCheck
+from ..validate import check_array, check_real, check_str
 from .estimate import as_estimate
 
 __all__ = ["agreement", "identity", "components"]
@@ -34,10 +34,11 @@ __all__ = ["agreement", "identity", "components"]
 
 def agreement(name: str, estimate, exact: float, **details) -> SelfCheck:
     """Exact value vs a Monte Carlo estimate of the same quantity (two-sided t, point null)."""
-    est = as_estimate(estimate)
-    exact = float(exact)
-    if not math.isfinite(exact):
-        raise ValueError(f"self-check {name!r}: exact value must be finite, got {exact}")
+    name = check_str("name", name)
+    est = as_estimate(estimate, "estimate")
+    exact = check_real("exact", exact)
+    if abs(exact) > 1e150 or abs(est.mean) > 1e150:
+        raise ValueError("exact and the estimate must be below 1e150 in magnitude (rescale the quantity)")
     if est.se == 0:
         raise ValueError(f"self-check {name!r}: the estimate has se = 0; use identity for exact values")
     t = (est.mean - exact) / est.se
@@ -49,11 +50,17 @@ def agreement(name: str, estimate, exact: float, **details) -> SelfCheck:
 
 def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **details) -> SelfCheck:
     """Two exact routes agree to a floating-point tolerance (``atol + rtol·max|rhs|``)."""
-    a, b = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
+    name = check_str("name", name)
+    a, b = check_array("lhs", lhs, finite=False), check_array("rhs", rhs, finite=False)
+    atol, rtol = check_real("atol", atol, low=0.0), check_real("rtol", rtol, low=0.0)
+    if a.size == 0 or (a.shape != b.shape and b.size != 1):
+        raise ValueError(f"lhs and rhs must be non-empty with the same shape, got {a.shape} and {b.shape}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        # a non-finite route is a failed self-check (recorded with a finite statistic: the count of bad entries)
         details.update({"lhs_finite": bool(np.all(np.isfinite(a))), "rhs_finite": bool(np.all(np.isfinite(b)))})
-        return SelfCheck(name, "identity", passed=False, statistic=math.inf, statistic_name="max |lhs - rhs|",
-                         details=details)
+        return SelfCheck(name, "identity", passed=False,
+                         statistic=float(np.sum(~np.isfinite(a)) + np.sum(~np.isfinite(b))),
+                         statistic_name="non-finite entries", details=details)
     err = float(np.max(np.abs(a - b))) if a.size else 0.0
     tol = float(atol + rtol * (np.max(np.abs(b)) if b.size else 0.0))
     details["tolerance"] = tol
@@ -63,18 +70,27 @@ def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **d
 
 def components(name: str, means, exact, cov=None, *, ses=None, n: int | None = None, df=None, **details) -> SelfCheck:
     """A vector of estimates vs exact values: one joint χ² (or Hotelling F when ``df`` given) test."""
-    m_ = np.asarray(means, dtype=float).ravel()
-    e_ = np.asarray(exact, dtype=float).ravel()
-    if m_.shape != e_.shape or m_.size == 0:
-        raise ValueError("means and exact must be non-empty vectors of the same length")
+    name = check_str("name", name)
+    m_ = check_array("means", means, min_size=1).ravel()
+    e_ = check_array("exact", exact, min_size=1).ravel()
+    if m_.shape != e_.shape:
+        raise ValueError("means and exact must be vectors of the same length")
+    if np.any(np.abs(m_) > 1e150) or np.any(np.abs(e_) > 1e150):
+        raise ValueError("means and exact must be below 1e150 in magnitude (rescale the components)")
     if cov is None:
         if ses is None:
             raise ValueError("give cov or ses")
-        cov = np.diag(np.asarray(ses, dtype=float).ravel() ** 2)
-    cov = np.asarray(cov, dtype=float)
+        s_ = check_array("ses", ses).ravel()
+        if s_.shape != m_.shape or np.any(s_ <= 0) or np.any(s_ > 1e150):
+            raise ValueError("ses must be positive, below 1e150 and as long as means")
+        cov = np.diag(s_ ** 2)
+    cov = check_array("cov", cov, ndim=2, shape=(m_.size, m_.size))
     k = m_.size
     d = m_ - e_
-    t2 = float(d @ np.linalg.solve(cov, d))
+    try:
+        t2 = float(d @ np.linalg.solve(cov, d))
+    except np.linalg.LinAlgError:
+        raise ValueError("cov must be positive definite") from None
     if df is not None and df - k + 1 > 0:
         p = float(stats.f.sf(t2 * (df - k + 1) / (df * k), k, df - k + 1))
     else:
