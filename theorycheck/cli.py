@@ -319,7 +319,11 @@ def _cmd_stability(args) -> int:
 def _cmd_selftest(args) -> int:
     from .selftest.report import write_selftest
     out_dir = check_output_dir(args.out or default_out("full"))
-    summary = write_selftest(out_dir, args.paper or papers.keys(), quiet=args.quiet)
+    summary = write_selftest(out_dir, args.paper or papers.keys(), quiet=args.quiet, jobs=args.jobs)
+    if not args.quiet:
+        _say(f"selftest: {summary['caught']} of {summary['total']} mutants caught; rule calibration "
+             f"{'ok' if summary['calibration_ok'] else 'FAILED'}; {summary['reliability_failures']} reliability "
+             f"failure(s) → {out_dir}/selftest.md, calibration.md, reliability.md")
     return 0 if summary["all_caught"] and summary["clean_ok"] else 1
 
 
@@ -383,8 +387,10 @@ def _parser() -> argparse.ArgumentParser:
     ss.add_argument("--jobs", type=_positive, default=default_jobs())
     ss.add_argument("--out", type=Path, help="report folder (default ./reports)")
     ss.add_argument("--quiet", action="store_true")
-    st = sub.add_parser("selftest", help="mutants must change a verdict or trip a self-check → selftest.md")
+    st = sub.add_parser("selftest", help="mutants, rule calibration, API reliability → selftest.md, calibration.md, "
+                                         "reliability.md")
     paper_opt(st)
+    st.add_argument("--jobs", type=_positive, default=default_jobs())
     st.add_argument("--out", type=Path, help="report folder (default ./reports)")
     st.add_argument("--quiet", action="store_true")
     sub.add_parser("papers", help="list the installed papers (built in and plugins)")

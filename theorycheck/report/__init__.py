@@ -33,7 +33,7 @@ __all__ = ["write_reports", "results_document", "write_results_json", "markdown_
            "latex_report", "compile_pdf", "tex_escape", "tex_text", "write_stamp", "EXTRA_REPORTS"]
 
 #: Other generated reports the index links when they exist.
-EXTRA_REPORTS = ("selftest.md", "stability.md", "calibration.md")
+EXTRA_REPORTS = ("selftest.md", "stability.md", "calibration.md", "reliability.md")
 
 
 def results_document(ledgers: dict) -> dict:

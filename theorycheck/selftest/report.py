@@ -16,9 +16,15 @@ def _cell(s) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def write_selftest(out: Path, keys, quiet: bool = True) -> dict:
+def write_selftest(out: Path, keys, quiet: bool = True, jobs: int = 2) -> dict:
+    """Mutants (``selftest.md``), rule calibration (``calibration.md``) and API reliability (``reliability.md``)."""
     from ..report.common import write_if_changed
+    from ..reliability import fuzz, write_reliability
+    from ..verdicts.calibration import write_calibration
     from . import engines
+    cal = write_calibration(out)
+    rel = fuzz(jobs=jobs)
+    write_reliability(out, rel)
     eng = engines.run_selftest()
     papers_res = {k: run_paper_mutants(k) for k in keys}
     total = eng["summary"]["available"] + sum(r["total"] for r in papers_res.values())
@@ -57,6 +63,8 @@ def write_selftest(out: Path, keys, quiet: bool = True) -> dict:
             "caught": caught, "total": total, "clean_ok": clean_ok}
     write_if_changed(out / "selftest.md", "\n".join(L).rstrip() + "\n")
     write_if_changed(out / "selftest.json", json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
-    return {"all_caught": caught == total, "clean_ok": clean_ok, "caught": caught, "total": total}
+    return {"all_caught": caught == total, "clean_ok": clean_ok and all(r["ok"] for r in cal) and not rel["failures"],
+            "caught": caught, "total": total, "calibration_ok": all(r["ok"] for r in cal),
+            "reliability_failures": len(rel["failures"])}
 
 
