@@ -2,7 +2,7 @@ r"""Reliability: every public function, fed invalid and extreme arguments, answe
 finite result — never a hang, a silent NaN, or an exception from deep inside NumPy.
 
 Each public function has a **baseline**: a cheap valid call (:class:`Baseline`, declared next to the
-area it covers: :mod:`theorycheck.reliability.engines`, ``.theory``, ``.models``, ``.verdicts``).
+area it covers: :mod:`theorycheck.reliability.engines`, ``.verdicts`` and one module per paper, ``.gla``, ``.lds``, ``.nonlinear``, for its theory and models).
 :func:`fuzz` substitutes, one parameter at a time, every value of :data:`BAD_VALUES` (wrong types,
 NaN, ±inf, zero, negative, huge numbers, empty and malformed arrays) and classifies the outcome:
 
@@ -98,7 +98,7 @@ def public_functions() -> list[str]:
     return sorted(set(out))
 
 
-PARTS = ("engines", "verdicts", "theory", "models")
+PARTS = ("engines", "verdicts", "gla", "lds", "nonlinear")
 
 
 def _part_baselines(part: str) -> list:
