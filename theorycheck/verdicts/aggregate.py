@@ -135,12 +135,13 @@ def aggregate(claim: Claim) -> str:
 
 
 # --------------------------------------------------------------------------- explanations
-def _est(sc) -> str:
-    ci = "" if sc.ci is None or sc.ci[0] == sc.ci[1] else f", 95% CI [{fmt(sc.ci[0])}, {fmt(sc.ci[1])}]"
+def _est(sc, digits: int = 4) -> str:
+    ci = "" if sc.ci is None or sc.ci[0] == sc.ci[1] else \
+        f", 95% CI [{fmt(sc.ci[0], digits)}, {fmt(sc.ci[1], digits)}]"
     dfs = "" if sc.df is None else f", df = {fmt(sc.df, 3)}"
     n = "" if sc.n is None else f"n = {sc.n}"
     inner = ", ".join(x for x in (n,) if x) + dfs
-    return f"{fmt(sc.estimate)}{ci}" + (f" ({inner.lstrip(', ')})" if inner.strip(", ") else "")
+    return f"{fmt(sc.estimate, digits)}{ci}" + (f" ({inner.lstrip(', ')})" if inner.strip(", ") else "")
 
 
 def _p(sc) -> str:
@@ -192,14 +193,19 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
         body = "cannot be attempted: the source does not give " + "; ".join(sc.missing)
     elif r in ("agreement", "equivalence", "reproduction"):
         tgt = d.get("stated") or fmt(sc.target)
+        # show the estimate to (at least) the precision at which it is compared
+        prec = 4
+        if d.get("stated"):
+            digits = sum(ch.isdigit() for ch in str(d["stated"]).lstrip("≈~-−0.").split("e")[0])
+            prec = min(12, max(4, digits + 2))
         what = {"agreement": "exact value", "equivalence": "target", "reproduction": "stated value"}[r]
         mtxt = f"±{fmt(sc.margin)}"
         if r == "reproduction":
             mtxt += f" (printed digits {fmt(d.get('printed_tolerance'))} + model margin {fmt(d.get('model_margin'))})"
         if sc.statistical:
-            body = f"estimate {_est(sc)} vs {what} {tgt}, margin {mtxt}; {_p(sc)}"
+            body = f"estimate {_est(sc, prec)} vs {what} {tgt}, margin {mtxt}; {_p(sc)}"
         else:
-            body = f"exact value {fmt(sc.estimate)} vs {what} {tgt}, margin {mtxt}"
+            body = f"exact value {fmt(sc.estimate, prec)} vs {what} {tgt}, margin {mtxt}"
     elif r == "superiority":
         if sc.statistical:
             body = f"difference {_est(sc)} against margin {fmt(sc.margin)}; {_p(sc)}"
