@@ -237,3 +237,25 @@ def test_every_reason_is_generated_from_numbers():
     s = rules.agreement("E[x] = 1", Estimate(1.01, 0.01, 50, 49), 1.0, margin=0.05)
     _finalize(_claim(s))
     assert "1.01" in s.reason and "df = 49" in s.reason and "p(for)" in s.reason
+
+
+def test_difference_rule_matches_statsmodels():
+    x = np.random.default_rng(21).normal(0.3, 1.0, 14)
+    s = rules.difference("A ≠ B", Estimate.from_samples(x), 0.0, margin=0.2)
+    d = DescrStatsW(x)
+    assert math.isclose(s.p_value["for"], d.ttest_mean(0.0)[1], rel_tol=1e-10)
+    assert math.isclose(s.p_value["against"], d.ttost_mean(-0.2, 0.2)[0], rel_tol=1e-10)
+    assert rules.difference("exact", 0.0, 0.0, margin=0.1).verdict == REFUTED
+
+
+def test_shape_uses_the_covariance_of_shared_data():
+    y = [1.0, 1.1, 1.2]
+    indep = rules.shape("increasing", [0, 1, 2], y, ses=[0.05] * 3, shape="increasing")
+    C = np.full((3, 3), 0.0024) + np.eye(3) * 0.0001             # strongly positively correlated points
+    corr = rules.shape("increasing", [0, 1, 2], y, cov=C, shape="increasing")
+    assert corr.p_value["for"] < 1e-6 < indep.p_value["for"]
+
+
+def test_identity_with_infinities():
+    assert rules.identity("lim = ∞", sp.oo, sp.oo).verdict == CONFIRMED
+    assert rules.identity("lim = ∞", sp.oo, 1).verdict == REFUTED

@@ -18,6 +18,7 @@ BASELINES = [
     Baseline("theorycheck.verdicts.rules.equivalence", dict(statement="s", estimate=_E, target=1.0, margin=0.1)),
     Baseline("theorycheck.verdicts.rules.reproduction", dict(statement="s", estimate=_E, stated="1.0")),
     Baseline("theorycheck.verdicts.rules.superiority", dict(statement="s", difference=_E, margin=0.0)),
+    Baseline("theorycheck.verdicts.rules.difference", dict(statement="s", estimate=_E, target=0.0, margin=0.1)),
     Baseline("theorycheck.verdicts.rules.joint_agreement",
              dict(statement="s", means=[1.0, 2.0], exact=[1.0, 2.0], ses=[0.1, 0.1], margin=0.1)),
     Baseline("theorycheck.verdicts.rules.asymptotic",

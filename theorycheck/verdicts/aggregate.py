@@ -206,6 +206,11 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
             body = f"estimate {_est(sc, prec)} vs {what} {tgt}, margin {mtxt}; {_p(sc)}"
         else:
             body = f"exact value {fmt(sc.estimate, prec)} vs {what} {tgt}, margin {mtxt}"
+    elif r == "difference":
+        if sc.statistical:
+            body = f"estimate {_est(sc)} vs {fmt(sc.target)} (equivalence margin ±{fmt(sc.margin)}); {_p(sc)}"
+        else:
+            body = f"exact value {fmt(sc.estimate)} vs {fmt(sc.target)}"
     elif r == "superiority":
         if sc.statistical:
             body = f"difference {_est(sc)} against margin {fmt(sc.margin)}; {_p(sc)}"
