@@ -36,6 +36,10 @@ Ridgeless branches for :math:`\tau<1`, :math:`\tau>1` (see :func:`e_icl_linear`)
 covariance via Silverstein's deterministic equivalent (:func:`e_icl_linear_general`).
 
 Result 1 (:func:`e_icl_nonlinear`): :math:`e^{\rm nl}(C,\rho)=e^{\rm lin}(a_1^2C,\rho_{\rm nl})`.
+The paper-004 checks also use :func:`surrogate_teacher` (Result 1's linear surrogate), :func:`simulate_teachers`
+(several teachers on common random numbers), :func:`label_moments` / :func:`appendix_b_samples` (Appendix B),
+:func:`rank_floor_sin` / :func:`rank_floor_samples` (low-rank tasks) and :func:`pure_noise_ridge_samples` /
+:func:`pure_noise_ridgeless_exact` (the a₁ = 0 branch as pure-noise regression).
 We evaluate it by **rescaling the labels** by :math:`1/a_1` (tasks back to :math:`\operatorname{tr}C/d=1`,
 noise :math:`\rho_{\rm nl}/a_1^2`, penalty :math:`\lambda/a_1^2` on the :math:`A` block) and
 multiplying the MSE by :math:`a_1^2`; the covariance-scaled general formula with
@@ -71,7 +75,9 @@ __all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "
            "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear", "risk_a1_zero",
            "a1_zero_fixed_point", "simulate_icl", "simulate_icl_sweep", "SimResult",
            "context_statistics", "ridge_risk_pure_noise", "extrapolate",
-           "extrapolate_models"]
+           "extrapolate_models", "surrogate_teacher", "simulate_teachers", "label_moments",
+           "appendix_b_samples", "rank_floor_sin", "rank_floor_samples", "pure_noise_ridge_samples",
+           "pure_noise_ridgeless_exact"]
 
 G = sp.Symbol("g", real=True)
 
@@ -520,11 +526,11 @@ def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, method="rescale") -> flo
 class SimResult:
     r"""Monte Carlo test error of the fitted predictor.
 
-    ``mean``: average test MSE over ``trials`` independent training sets × ``n_test`` fresh test
-    prompts each. ``se``: standard error of ``mean`` from the spread of the per-trial means,
-    :math:`\sqrt{\max(s^2_{\rm between},\,s^2_{\rm within}/n_{\rm test})/T}` (the max guards
-    against a tiny between-trial estimate when T is small); ``se_within``: the test-prompt-only SE
-    (ignores training randomness). Arrays when several τ were simulated.
+    ``trial_means`` (trials × n_τ): the test MSE of each independently trained predictor, averaged over
+    ``n_test`` fresh test prompts. Trials are i.i.d., so the statistics are Student t over trials:
+    ``mean`` = average of the trial means, ``se`` = their sample SD / √trials (``nan`` for one trial),
+    ``df`` = trials − 1. ``se_within``: the test-prompt-only SE (ignores the training randomness, which
+    dominates; reported, never used for a decision). Arrays when several τ were simulated.
     """
 
     mean: np.ndarray
@@ -541,9 +547,15 @@ class SimResult:
     n_test: int
     params: dict = field(default_factory=dict)
 
-    def estimate(self, i: int = 0) -> MeanEstimate:
-        """:class:`MeanEstimate` for the i-th τ (for :func:`theorycheck.montecarlo.compare`)."""
-        return MeanEstimate(float(self.mean[i]), float(self.se[i]), self.trials * self.n_test)
+    @property
+    def df(self) -> int:
+        """Degrees of freedom of ``se``: trials − 1."""
+        return self.trials - 1
+
+    def estimate(self, i: int = 0):
+        """:class:`~theorycheck.verdicts.estimate.Estimate` (Student t, df = trials − 1) for the i-th τ."""
+        from .verdicts.estimate import Estimate
+        return Estimate.from_samples(self.trial_means[:, i], label=f"d={self.d}, tau={self.taus[i]:g}")
 
 
 def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0, n_test=2000,
@@ -627,8 +639,7 @@ def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0,
             wv[t_i, j] = err.var(ddof=1)
     mean = tm.mean(axis=0)
     within = wv.mean(axis=0) / n_test
-    between = tm.var(axis=0, ddof=1) if trials > 1 else np.zeros(taus.size)
-    se = np.sqrt(np.maximum(between, within) / trials)
+    se = np.sqrt(tm.var(axis=0, ddof=1) / trials) if trials > 1 else np.full(taus.size, np.nan)
     return SimResult(mean, se, np.sqrt(within / trials), tm, taus, ns, p, d, ell, k, trials, n_test,
                      {"alpha": alpha, "kappa": kappa, "rho": rho, "lam": lam, "seed": seed,
                       "normalize_tasks": normalize_tasks, "method": method, "n_query": n_query})
@@ -646,7 +657,8 @@ def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test
     r"""Monte Carlo test MSE of the actual reduced linear-attention predictor at one τ.
 
     Returns a :class:`~theorycheck.montecarlo.MeanEstimate` (``mean``, ``se`` as in
-    :class:`SimResult`, ``n`` = trials × n_test). See :func:`simulate_icl_sweep` for the protocol.
+    :class:`SimResult`: Student t over the ``n`` = ``trials`` independent training sets, df = trials − 1;
+    ``se`` is ``nan`` for one trial). See :func:`simulate_icl_sweep` for the protocol.
 
     >>> est = simulate_icl("linear", d=8, alpha=2, kappa=math.inf, tau=3, rho=0.1, trials=2, n_test=500)
     >>> 0.2 < est.mean < 2.0
@@ -654,8 +666,186 @@ def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test
     """
     res = simulate_icl_sweep(f, d, alpha, kappa, [tau], rho, lam, trials, seed, n_test,
                              normalize_tasks, method, C_train, C_test)
-    return MeanEstimate(float(res.mean[0]), float(res.se[0]), res.trials * res.n_test, seed=res.params["seed"],
+    return MeanEstimate(float(res.mean[0]), float(res.se[0]), res.trials, seed=res.params["seed"],
                         label=f"simulate_icl d={d} tau={tau}")
+
+
+# ------------------------------------------------------------------------------------------------
+# helpers of the paper-004 checks (teacher surrogates, exact reference values, Monte Carlo samplers)
+# ------------------------------------------------------------------------------------------------
+def surrogate_teacher(f, rho):
+    r"""Result 1's surrogate linear teacher of ``f``: ``(a₁·g, ρ_nl)`` — labels
+    :math:`\tilde y=a_1x^\top w+\tilde\varepsilon`, :math:`\operatorname{Var}\tilde\varepsilon=\rho_{\rm nl}`.
+
+    ``a₁·g`` is a SymPy expression (a 30-digit Float coefficient when :math:`a_1` is not exact),
+    ``ρ_nl`` a float.
+
+    >>> e, r = surrogate_teacher("cube", 0.1); e, round(r, 12)
+    (3*g, 6.1)
+    """
+    m = teacher_moments(f)
+    a1 = m["a1"] if m["exact"] else sp.Float(mpmath.nstr(_mpf(m["a1"]), 30), 30)
+    return a1 * G, float(rho_nonlinear(f, rho))
+
+
+def simulate_teachers(teachers: dict, d, alpha, kappa, taus, trials, seed, n_test=2000, **kw) -> dict:
+    r"""``{name: SimResult}`` for ``teachers = {name: (f, rho)}``, all with the same ``seed``.
+
+    Same seed = common random numbers: the i-th trial of every teacher draws the same tasks, inputs,
+    standard-normal label noise and test prompts, so per-trial differences between teachers are paired
+    (their spread, not the sum of the two spreads, sets the SE).
+    """
+    if not teachers:
+        raise ValueError("teachers must name at least one (f, rho) pair")
+    return {name: simulate_icl_sweep(f, d, alpha, kappa, taus, rho, trials=trials, seed=seed, n_test=n_test, **kw)
+            for name, (f, rho) in teachers.items()}
+
+
+def label_moments(f, rho) -> dict:
+    r"""Label moments of Appendix B as floats: :math:`a_1`, :math:`\mathbb E f^2`, :math:`\rho_f`, and
+    :math:`\mu_{22}=\mathbb E[g^2f^2]+\rho`, :math:`\mu_{31}=\mathbb E[gf^3]+3\rho a_1`,
+    :math:`\mu_4=\mathbb E[f^4]+6\rho\,\mathbb E f^2+3\rho^2` (Gaussian label noise of variance ρ).
+
+    >>> m = label_moments("linear", 0.0); m["mu22"], m["mu4"]
+    (3.0, 3.0)
+    """
+    rho = check_real("rho", rho, low=0.0)
+    expr, fn = teacher(f)
+    if expr is None:
+        raise ValueError("f must be a teacher name or a SymPy expression for label_moments")
+    gg = sp.Symbol("g", real=True)
+    e = expr.subs(G, gg) if expr.free_symbols else expr
+
+    def E(x):
+        v = hermite.gaussian_expectation(sp.expand(x), exact=False)
+        return float(sp.N(v, 30)) if isinstance(v, sp.Basic) else float(v)
+    a1 = float(teacher_moments(f)["a1"])
+    ef2 = float(teacher_moments(f)["Ef2"])
+    out = {"a1": a1, "Ef2": ef2, "rho_f": rho + ef2}
+    out["mu22"] = E(gg ** 2 * e ** 2) + rho
+    out["mu31"] = E(gg * e ** 3) + 3 * rho * a1
+    out["mu4"] = E(e ** 4) + 6 * rho * ef2 + 3 * rho ** 2
+    return out
+
+
+def appendix_b_samples(f, d, alpha, rho, n, rng, method="direct"):
+    r"""Monte Carlo samples of scalar projections of the Appendix-B moments and their exact values.
+
+    One task :math:`w` with :math:`\|w\|^2=d` (ω = 1), ``n`` prompts with contexts of length
+    :math:`\ell=\alpha d` built by brute force (``method="direct"``: the ℓ×d inputs are drawn) or by the
+    exact projection the simulations use (``method="projected"``, :func:`context_statistics`), a query
+    and its label. Returns ``(names, samples (n, k), exact (k,))``; the exact values are the finite-ℓ
+    moments of ``derivations/nonlinear_moments.py`` (generated ``theorycheck.generated.nonlinear_moments``).
+    """
+    from .generated import nonlinear_moments as NM
+    d = check_int("d", d, minimum=2)
+    n = check_int("n", n, minimum=2)
+    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
+    ell = max(1, int(round(alpha * d)))
+    m = label_moments(f, rho)
+    a1, rf, m22, m31, m4 = m["a1"], m["rho_f"], m["mu22"], m["mu31"], m["mu4"]
+    al = ell / d
+    _, fn = teacher(f)
+    w = rng.standard_normal(d)
+    w *= math.sqrt(d) / np.linalg.norm(w)
+    if method not in ("direct", "projected"):
+        raise ValueError(f"method must be one of ['direct', 'projected'], got {method!r}")
+    U, S = context_statistics(fn, np.tile(w, (n, 1)), ell, rho, rng, method=method, chunk=512)
+    xq = rng.standard_normal((n, d)) / math.sqrt(d)
+    yq = fn(xq @ w) + math.sqrt(rho) * rng.standard_normal(n)
+    what = w / math.sqrt(d)
+    uw = U @ w
+    cols = {
+        "E[y²|w] = ρ_f": (rf, yq ** 2),
+        "E[u|w]·w/d = a₁": (a1, uw / d),
+        "E[s|w] = ρ_f": (rf, S),
+        "E[(wᵀu)²]/d² (a₁² + O(1/ℓ))": (NM.Euu_identity(al, rf) / d + a1 ** 2 + NM.Euu_wwT_over_d(a1, rf, m22, al) / d,
+                                        uw ** 2 / d ** 2),
+        "E[|P⊥u|²]/(d−1) = ρ_f/α": (NM.Euu_identity(al, rf), (np.sum(U * U, axis=1) - (U @ what) ** 2) / (d - 1)),
+        "E[s wᵀu]/d (a₁ρ_f + O(1/ℓ))": (NM.Eus_w(a1, rf, m31, al, d), S * uw / d),
+        "E[s²|w] (ρ_f² + O(1/ℓ))": (NM.Ess(rf, m4, al, d), S ** 2),
+        "E[y_test x_testᵀu]·(d/d) = a₁²": (a1 * a1, yq * (xq @ w) * uw / d),
+        "E[y_test s x_testᵀw] = a₁ρ_f": (a1 * rf, yq * S * (xq @ w)),
+    }
+    names = list(cols)
+    return names, np.column_stack([cols[k][1] for k in names]), np.array([cols[k][0] for k in names], dtype=float)
+
+
+def rank_floor_sin(r, rho) -> float:
+    r"""α, τ → ∞ floor of the sin teacher with rank-r tasks, :math:`C=\frac dr\,\mathrm{diag}(1_r,0)`:
+    :math:`\rho+\mathbb E_\sigma[\mathbb E\sin^2(\sigma g)-(\mathbb E\,g\sin(\sigma g))^2]` with
+    :math:`\sigma^2=\|w\|^2/d\sim\Gamma(r/2,\,2/r)`, i.e.
+    :math:`\rho+\tfrac12-\tfrac12(1+4/r)^{-r/2}-(1+2/r)^{-r/2-1}`; ``r = inf`` gives :math:`\rho_{\rm nl}`.
+
+    >>> abs(rank_floor_sin(math.inf, 0.1) - float(rho_nonlinear("sin", 0.1))) < 1e-15
+    True
+    """
+    r = check_real("r", r, low=0.0, low_open=True, allow_inf=True)
+    rho = check_real("rho", rho, low=0.0)
+    if math.isinf(r):
+        return rho + 0.5 - math.exp(-2) / 2 - math.exp(-1)
+    return rho + 0.5 - (1 + 4 / r) ** (-r / 2) / 2 - (1 + 2 / r) ** (-r / 2 - 1)
+
+
+def rank_floor_samples(f, r, rho, n, rng, nodes: int = 80) -> np.ndarray:
+    r"""Monte Carlo samples whose mean is the rank-r floor of :func:`rank_floor_sin` (any teacher):
+    draw :math:`\sigma^2\sim\Gamma(r/2,2/r)` and evaluate the inner Gaussian expectations
+    :math:`\mathbb E f(\sigma g)^2`, :math:`\mathbb E\,g f(\sigma g)` by ``nodes``-point Gauss–Hermite
+    quadrature — an independent route to the same number."""
+    r = check_real("r", r, low=0.0, low_open=True)
+    rho = check_real("rho", rho, low=0.0)
+    n = check_int("n", n, minimum=2)
+    nodes = check_int("nodes", nodes, minimum=2)
+    _, fn = teacher(f)
+    x, wts = np.polynomial.hermite_e.hermegauss(nodes)
+    wts = wts / wts.sum()
+    sig = np.sqrt(rng.gamma(r / 2, 2 / r, size=n))
+    vals = fn(sig[:, None] * x[None, :])
+    return rho + (vals ** 2) @ wts - ((vals * x[None, :]) @ wts) ** 2
+
+
+def pure_noise_ridgeless_exact(p, n, sigma2) -> float:
+    r"""Exact finite-sample test error of minimum-norm least squares on signal-free labels with
+    i.i.d. Gaussian features (any feature variance): inverse-Wishart means give
+    :math:`\sigma^2(1+\frac{n}{p-n-1})` for :math:`n<p-1` and :math:`\sigma^2(1+\frac{p}{n-p-1})` for
+    :math:`n>p+1` (``inf`` in between). As :math:`p\to\infty` with :math:`n/p=\tau` this tends to
+    :func:`risk_a1_zero` at λ = 0 — an independent route to the boxed formula.
+
+    >>> pure_noise_ridgeless_exact(100, 50, 1.0) == 1 + 50 / 49
+    True
+    """
+    p = check_int("p", p, minimum=1)
+    n = check_int("n", n, minimum=1)
+    sigma2 = check_real("sigma2", sigma2, low=0.0)
+    if n < p - 1:
+        return sigma2 * (1 + n / (p - n - 1))
+    if n > p + 1:
+        return sigma2 * (1 + p / (n - p - 1))
+    return math.inf
+
+
+def pure_noise_ridge_samples(p, n, q, sigma2, lam, reps, rng) -> np.ndarray:
+    r"""Test errors of ridge regression on signal-free labels (``reps`` independent fits).
+
+    Features :math:`\mathcal N(0,(q/d)I_p)` with :math:`d=\sqrt p`, labels pure noise of variance
+    σ², penalty :math:`(n/d)\lambda\|\gamma\|^2` (the paper's convention); the test error of a fit γ is
+    :math:`\sigma^2+(q/d)\|\gamma\|^2` exactly. The asymptotic mean is :func:`risk_a1_zero`
+    (:math:`\tau=n/p`) and, at finite ratio, ``sigma2 * (1 + ridge_risk_pure_noise(p/n, lam/q))``.
+    """
+    p = check_int("p", p, minimum=2)
+    n = check_int("n", n, minimum=1)
+    reps = check_int("reps", reps, minimum=2)
+    q = check_real("q", q, low=0.0, low_open=True)
+    sigma2 = check_real("sigma2", sigma2, low=0.0)
+    lam = check_real("lam", lam, low=0.0)
+    d = math.sqrt(p)
+    out = np.empty(reps)
+    for i in range(reps):
+        X = rng.standard_normal((n, p)) * math.sqrt(q / d)
+        y = rng.standard_normal(n) * math.sqrt(sigma2)
+        gam = _fit_all(X, y, [n], d, lam)[0]
+        out[i] = sigma2 + (q / d) * float(gam @ gam)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -663,7 +853,8 @@ def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test
 # ------------------------------------------------------------------------------------------------
 def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
     r"""Weighted least-squares fit :math:`m(d)=e_\infty+c\,d^{-\text{power}}` (weights :math:`1/\mathrm{SE}^2`);
-    ``powers=(1, 2)`` fits :math:`e_\infty+c_1/d+c_2/d^2` instead.
+    ``powers=(1, 2)`` fits :math:`e_\infty+c_1/d+c_2/d^2` instead. (Exploration only; verdicts use
+    :func:`theorycheck.verdicts.rules.asymptotic`.)
 
     Returns ``{"intercept", "se", "slope", "coefs", "chi2", "dof", "p_fit", "ci95", "model"}``; ``se`` is the
     model-based intercept SE inflated by :math:`\sqrt{\chi^2/\mathrm{dof}}` when that exceeds 1
@@ -705,6 +896,10 @@ def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
 
 def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:
     r"""Finite-size extrapolation with a stated model choice and a fit-form systematic.
+
+    Legacy helper, kept importable: verdicts never use it. Its primary law (1/d) was chosen after a look at
+    the data; the paper's d → ∞ claims are decided by :func:`theorycheck.verdicts.rules.asymptotic`, which
+    fits every finite-size law the engine declares and combines them by intersection–union.
 
     Primary law :math:`a+b/d` (a priori: the corrections of this model come from the
     :math:`d(d+1)-d^2=d` extra parameters and from rank-d per-task structure in a :math:`d^2`-dimensional

@@ -42,8 +42,9 @@ def _gauss_1d(expr, g):
     return sp.integrate(sp.expand(expr) * sp.exp(-g ** 2 / 2) / sp.sqrt(2 * sp.pi), (g, -sp.oo, sp.oo))
 
 
-def check_polynomial_teacher() -> None:
-    """E[y^2 x x^T], E[y x], E[y^3 x] via Isserlis for f = g^3 - g + 1/2, d = 3, against the formulas."""
+def polynomial_teacher_moments() -> dict:
+    """E[y^2 x x^T], E[y x], E[y^3 x], E[y^2] via Isserlis for f = g^3 - g + 1/2, d = 3, symbolic rho:
+    ``{name: (computed, formula)}`` (SymPy), the formulas being those of the module docstring."""
     D = 3
     r = sp.Symbol("rho", positive=True)
     g = sp.Symbol("g", real=True)
@@ -83,13 +84,24 @@ def check_polynomial_teacher() -> None:
 
     wd = sp.Matrix([1, 1, 1])
     Eyyxx = sp.Matrix(D, D, lambda i, j: E_y_power_times(2, [e[i], e[j]]))
-    want = RF * sp.eye(D) / D + (M22 - RF) * wd * wd.T / D ** 2
-    assert sp.simplify(Eyyxx - want) == sp.zeros(D, D), (Eyyxx, want)
     Eyx = sp.Matrix([E_y_power_times(1, [e[i]]) for i in range(D)])
-    assert sp.simplify(Eyx - A1 * wd / D) == sp.zeros(D, 1)
     Ey3x = sp.Matrix([E_y_power_times(3, [e[i]]) for i in range(D)])
-    assert sp.simplify(Ey3x - M31 * wd / D) == sp.zeros(D, 1)
-    assert sp.simplify(E_y_power_times(2, []) - RF) == 0
+    return {"E[y x | w] = a1 w/d": (Eyx, A1 * wd / D),
+            "E[y^2 | w] = rho_f": (E_y_power_times(2, []), RF),
+            "E[y^2 x x^T | w] = rho_f I/d + (mu22 - rho_f) w w^T/d^2": (Eyyxx, RF * sp.eye(D) / D + (M22 - RF) * wd * wd.T / D ** 2),
+            "E[y^3 x | w] = mu31 w/d": (Ey3x, M31 * wd / D),
+            "_constants": {"a1": A1, "rho_f": RF, "mu22": M22, "mu31": M31, "d": D}}
+
+
+def check_polynomial_teacher() -> None:
+    """Assert every pair of :func:`polynomial_teacher_moments`."""
+    for name, pair in polynomial_teacher_moments().items():
+        if name.startswith("_"):
+            continue
+        got, want = pair
+        diff = sp.simplify(got - want)
+        assert diff == (sp.zeros(*diff.shape) if isinstance(diff, sp.MatrixBase) else 0), (name, got, want)
+
 
 
 def main() -> list[Path]:

@@ -1,12 +1,16 @@
 """Paper 004 — "What can linear attention learn from nonlinear teachers in-context?"
 
 Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order:
-:mod:`theorycheck.papers.nonlinear.claims`; mathematics: :mod:`theorycheck.nonlinear`,
-:mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; derivations:
-``theorycheck.derivations.nonlinear_*``.
+:mod:`.claims` (lines 6–136), :mod:`.claims_theory` (140–164), :mod:`.claims_figures` (170–219), sharing the
+registry :mod:`.registry`; simulations shared between claims: :mod:`.fixtures`; sizes and the toolkit's
+choices: :mod:`.settings`; fault-injection mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.nonlinear`,
+:mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; derivations: ``theorycheck.derivations.nonlinear_*``.
 """
 from ..api import Paper
-from . import claims as _claims
+from . import claims as _claims  # noqa: F401  (registers the claims of every part, in seed order)
+from . import fixtures as _fixtures  # noqa: F401  (registers the shared simulations)
+from .registry import claims
+from .settings import sizes
 
 CONVENTIONS = [
     "Hermite: orthonormal probabilists' $h_m=\\mathrm{He}_m/\\sqrt{m!}$, $g\\sim N(0,1)$, $a_m=E[f(g)h_m(g)]$.",
@@ -16,11 +20,14 @@ CONVENTIONS = [
     "Simulation: $x\\sim N(0,I_d/d)$, $w\\sim N(0,I_d)$ (not renormalised), $k=\\mathrm{round}(\\kappa d)$ tasks "
     "round-robin over $n=\\mathrm{round}(\\tau d^2)$ prompts, $\\ell=\\mathrm{round}(\\alpha d)$; $p=d(d+1)$ features; "
     "test error Rao-Blackwellised over the query's component orthogonal to $w$ and the label noise.",
+    "Statistics: a trial is one independent pretraining set, fit and test set; per-trial test errors are i.i.d., so "
+    "estimates are Student t over trials (df = trials − 1), paired across teachers that share a trial's random "
+    "numbers; d → ∞ statements are extrapolated under every finite-size law of the verdict engine.",
 ]
 
 PAPER = Paper(key="nonlinear", seed_id="004", title="What can linear attention learn from nonlinear teachers in-context?",
               package=__name__, seed="seed.txt", seed_name="004_50ac83a765c0b948.txt", conventions=CONVENTIONS,
-              claims=_claims.claims, parameters=_claims.sizes,
+              claims=claims, parameters=sizes,
               derivations=("theorycheck.derivations.nonlinear_hermite", "theorycheck.derivations.nonlinear_moments",
                            "theorycheck.derivations.nonlinear_a1_zero"),
               mutants="theorycheck.papers.nonlinear.mutants")

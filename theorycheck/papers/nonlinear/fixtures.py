@@ -1,0 +1,93 @@
+r"""Shared simulations of paper 004 (each parameter value is one task of the run engine).
+
+Every fixture simulates the *actual* reduced linear-attention predictor
+(:func:`theorycheck.nonlinear.simulate_icl_sweep`: context statistics, features
+:math:`x_{\rm test}[u^\top,s]`, minimum-norm fit on :math:`n=\tau d^2` prompts, fresh test tasks) and
+returns per-trial test errors (plain arrays, picklable). Seeds come from ``ctx.seed_for`` of names that
+do not contain the teacher where two teachers must share random numbers (paired designs).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import nonlinear as nl
+from .registry import claims
+from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, FIG1, FIG1_TAUS, FIG2, FIG2_KAPPAS,
+                       RESULT1_CONFIGS, RHO, sizes)
+
+#: Figure 1 teachers: the sin teacher and the two linear teachers of the legend (noise 0.447 = ρ_nl/a₁², 0.1).
+FIG1_TEACHERS = ("sin", "linear-legend", "linear-0.1")
+
+
+def fig1_teacher(name: str):
+    """``(f, ρ)`` of a Figure-1 teacher."""
+    a1sq = float(nl.teacher_moments("sin")["a1"]) ** 2
+    return {"sin": ("sin", RHO), "linear-legend": ("linear", float(nl.rho_nonlinear("sin", RHO)) / a1sq),
+            "linear-0.1": ("linear", RHO)}[name]
+
+
+@claims.fixture(params=lambda ctx: list(RESULT1_CONFIGS))
+def result1_scan(ctx, config):
+    """Teacher and its Result-1 surrogate (a₁xᵀw, noise ρ_nl) over the d grid, common random numbers."""
+    f, alpha, kappa, tau = RESULT1_CONFIGS[config]
+    sz = sizes(ctx)
+    teachers = {"teacher": (f, RHO), "surrogate": nl.surrogate_teacher(f, RHO)}
+    out = {"ds": list(sz["ext_ds"]), "teacher": [], "surrogate": []}
+    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
+        res = nl.simulate_teachers(teachers, d, alpha, kappa, [tau], T, ctx.seed_for(f"result1/{config}/{d}"),
+                                   n_test=sz["ext_ntest"])
+        for k in ("teacher", "surrogate"):
+            out[k].append(res[k].trial_means[:, 0].copy())
+    return out
+
+
+@claims.fixture(params=lambda ctx: list(A1ZERO_TEACHERS))
+def a1zero_scan(ctx, f):
+    """a₁ = 0 teacher at (α, κ) = A1ZERO_BASE, τ ∈ A1ZERO_TAUS (one sweep per trial), over the d grid."""
+    sz = sizes(ctx)
+    alpha, kappa = A1ZERO_BASE
+    out = {"ds": list(sz["ext_ds"]), "taus": list(A1ZERO_TAUS), "trials": []}
+    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
+        r = nl.simulate_icl_sweep(f, d, alpha, kappa, list(A1ZERO_TAUS), RHO, trials=T,
+                                  seed=ctx.seed_for(f"a1zero/{f}/{d}"), n_test=sz["ext_ntest"])
+        out["trials"].append(r.trial_means.copy())
+    return out
+
+
+@claims.fixture
+def a1zero_alt(ctx):
+    """He₂ at the alternative (α, κ) = A1ZERO_ALT, τ = 2, over the d grid (independent of a1zero_scan)."""
+    sz = sizes(ctx)
+    alpha, kappa = A1ZERO_ALT
+    out = {"ds": list(sz["ext_ds"]), "trials": []}
+    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
+        r = nl.simulate_icl_sweep("he2", d, alpha, kappa, [A1ZERO_TAUS[1]], RHO, trials=T,
+                                  seed=ctx.seed_for(f"a1zero-alt/{d}"), n_test=sz["ext_ntest"])
+        out["trials"].append(r.trial_means[:, 0].copy())
+    return out
+
+
+@claims.fixture(params=lambda ctx: list(FIG1_TEACHERS))
+def fig1_runs(ctx, name):
+    """One Figure-1 teacher at the figure's setting over FIG1_TAUS; the seed is shared by the three
+    teachers (paired trials)."""
+    sz = sizes(ctx)
+    f, rho = fig1_teacher(name)
+    r = nl.simulate_icl_sweep(f, sz["fig1_d"], FIG1["alpha"], FIG1["kappa"], list(FIG1_TAUS), rho,
+                              trials=sz["fig1_trials"], seed=ctx.seed_for(f"fig1/{sz['fig1_d']}"),
+                              n_test=sz["fig1_ntest"])
+    return {"d": sz["fig1_d"], "taus": list(FIG1_TAUS), "rho": rho, "trials": r.trial_means.copy()}
+
+
+@claims.fixture(params=lambda ctx: [str(a) for a in FIG2["alphas"]])
+def fig2_runs(ctx, alpha):
+    """tanh at α (τ = α/2) over FIG2_KAPPAS, d = fig2_d; independent trials per κ."""
+    sz = sizes(ctx)
+    a = float(alpha)
+    out = {"d": sz["fig2_d"], "alpha": a, "tau": a / 2, "kappas": list(FIG2_KAPPAS), "trials": []}
+    for kap in FIG2_KAPPAS:
+        r = nl.simulate_icl_sweep(FIG2["f"], sz["fig2_d"], a, kap, [a / 2], RHO, trials=sz["fig2_trials"],
+                                  seed=ctx.seed_for(f"fig2/{alpha}/{kap}"), n_test=sz["fig2_ntest"])
+        out["trials"].append(r.trial_means[:, 0].copy())
+    out["trials"] = np.array(out["trials"])          # (n_kappa, trials)
+    return out

@@ -1,0 +1,123 @@
+"""Fault-injection mutants of paper 004: realistic mistakes in the theory module and the models.
+
+Each must change a listed claim's verdict (or a sub-claim's), fail one of its self-checks, or raise, at quick
+sizes with the fixed self-test seed (:func:`theorycheck.selftest.run_paper_mutants`). The first four are the
+previous catalogue's (``theorycheck.selftest.legacy``, section "nonlinear"); κ → 2κ in the linear ICL error
+escaped it and is caught now; the model mutants exercise the simulator's self-checks.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ...selftest import Mutant
+
+
+def _nl():
+    from ... import nonlinear
+    return nonlinear
+
+
+def _omit_m0(p):
+    N = _nl()
+    orig = N.rho_nonlinear
+
+    def rho_nonlinear(f, rho):
+        return orig(f, rho) - N.teacher_moments(f)["a0"] ** 2           # BUG: a₀² dropped
+    p.replace(N, "rho_nonlinear", rho_nonlinear)
+
+
+def _a1zero_uses_rho(p):
+    N = _nl()
+    orig = N.e_icl_nonlinear
+
+    def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, **kw):
+        if float(N.teacher_moments(f)["a1"]) == 0.0:
+            return N.risk_a1_zero(tau, rho, alpha, lam)                  # BUG: ρ, not ρ_nl
+        return orig(f, tau, alpha, kappa, rho, lam, **kw)
+    p.replace(N, "e_icl_nonlinear", e_icl_nonlinear)
+
+
+def _swap_branches(p):
+    N = _nl()
+    orig = N.risk_a1_zero
+
+    def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0):
+        if lam == 0 and tau != 1 and rho_nl != 0:
+            return float(rho_nl) * tau / (tau - 1) if tau < 1 else float(rho_nl) / (1 - tau)   # BUG: swapped
+        return orig(tau, rho_nl, alpha, lam)
+    p.replace(N, "risk_a1_zero", risk_a1_zero)
+
+
+def _rho_f_for_rho_nl(p):
+    N = _nl()
+    p.replace(N, "rho_nonlinear", N.rho_f)                               # BUG: a₁² counted as noise too
+
+
+def _kappa_doubled(p):
+    N = _nl()
+    orig = N.e_icl_linear
+
+    def e_icl_linear(tau, alpha, kappa, rho, lam=0.0):
+        return orig(tau, alpha, 2 * kappa, rho, lam)                     # BUG: κ → 2κ
+    p.replace(N, "e_icl_linear", e_icl_linear)
+
+
+def _u_scale(p):
+    from ...models import prompts
+    orig = prompts.context_statistics
+
+    def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048):
+        U, S = orig(fn, W, ell, rho, rng, method, chunk)
+        return U / W.shape[1], S                                         # BUG: u = (1/ℓ)Σ y x, factor d lost
+    p.replace(prompts, "context_statistics", context_statistics)
+
+
+def _features_drop_s(p):
+    from ...models import attention
+    orig = attention.reduced_features
+
+    def reduced_features(xq, U, S):
+        return orig(xq, U, 0.0 * S)                                      # BUG: the s column of H dropped
+    p.replace(attention, "reduced_features", reduced_features)
+
+
+def _penalty_unscaled(p):
+    from ...models import ridge
+    orig = ridge.fit_prefixes
+
+    def fit_prefixes(X, y, ns, d, lam):
+        return [orig(X, y, [n], d, lam * d / n)[0] for n in ns]          # BUG: penalty λ instead of (n/d)λ
+    p.replace(ridge, "fit_prefixes", fit_prefixes)
+
+
+def _error_drops_noise(p):
+    N = _nl()
+    orig = N.simulate_icl_sweep
+
+    def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, *a, **kw):
+        r = orig(f, d, alpha, kappa, taus, rho, *a, **kw)                # BUG: test error without the label noise ρ
+        tm = r.trial_means - rho
+        return dataclasses.replace(r, trial_means=tm, mean=tm.mean(axis=0))
+    p.replace(N, "simulate_icl_sweep", simulate_icl_sweep)
+
+
+MUTANTS = [
+    Mutant("nonlinear-rho-nl-omit-m0", "ρ_nl = ρ + Σ_{m≥2} a_m²: the m = 0 term a₀² omitted (matters for ReLU, |g|, "
+           "g + c)", ("004-rho-definitions", "004-rho-nl-includes-m0"), _omit_m0),
+    Mutant("nonlinear-a1zero-uses-rho", "a₁ = 0 branch of Result 1 evaluated with the label noise ρ instead of ρ_nl",
+           ("004-a1zero-boxed",), _a1zero_uses_rho),
+    Mutant("nonlinear-swap-ridgeless-branches", "ridgeless a₁ = 0 risk with its branches swapped at τ = 1",
+           ("004-a1zero-teaching-numbers", "004-a1zero-boxed"), _swap_branches),
+    Mutant("nonlinear-rho-f-for-rho-nl", "Result 1 with ρ_f = ρ + E f² as effective noise instead of ρ_nl = ρ_f − a₁²",
+           ("004-sin-numbers", "004-rho-definitions"), _rho_f_for_rho_nl),
+    Mutant("nonlinear-kappa-doubled", "κ → 2κ in the linear ICL error e_icl_linear",
+           ("004-task-diversity-transition", "004-result1"), _kappa_doubled),
+    Mutant("nonlinear-u-missing-d", "context statistic u = (1/ℓ)Σ yᵢxᵢ without the factor d",
+           ("004-appendix-b-moments",), _u_scale),
+    Mutant("nonlinear-features-drop-s", "features H = x_test[uᵀ, s] built without the s column",
+           ("004-predictor-and-ridge",), _features_drop_s),
+    Mutant("nonlinear-ridge-penalty-unscaled", "ridge penalty λ‖γ‖² instead of (n/d)λ‖γ‖² (Eq. (6))",
+           ("004-predictor-and-ridge",), _penalty_unscaled),
+    Mutant("nonlinear-test-error-drops-noise", "simulated test error without the label-noise variance ρ",
+           ("004-fig2-simulation",), _error_drops_noise),
+]
