@@ -259,3 +259,19 @@ def test_shape_uses_the_covariance_of_shared_data():
 def test_identity_with_infinities():
     assert rules.identity("lim = ∞", sp.oo, sp.oo).verdict == CONFIRMED
     assert rules.identity("lim = ∞", sp.oo, 1).verdict == REFUTED
+
+
+def test_search_rule_cannot_confirm_absence():
+    s = rules.search("no spurious minimum", found=0, tried=23)
+    assert s.verdict == INCONCLUSIVE
+    _finalize(_claim(s))
+    assert "cannot prove" in s.reason
+    assert rules.search("no spurious minimum", found=13, tried=23).verdict == REFUTED
+    with pytest.raises(ValueError, match="found"):
+        rules.search("x", found=5, tried=3)
+
+
+def test_inequality_explanation_counts_violations():
+    s = rules.inequality("x < 1", [0.5, 2.0, 3.0], "<", 1.0)
+    _finalize(_claim(s))
+    assert "fails at 2 of 3 point(s)" in s.reason

@@ -14,6 +14,7 @@ def _model(p, seed):
 BASELINES = [
     Baseline("theorycheck.verdicts.rules.identity", dict(statement="s", lhs=1.0, rhs=1.0)),
     Baseline("theorycheck.verdicts.rules.inequality", dict(statement="s", lhs=[0.5], op="<", rhs=1.0)),
+    Baseline("theorycheck.verdicts.rules.search", dict(statement="s", found=1, tried=3)),
     Baseline("theorycheck.verdicts.rules.agreement", dict(statement="s", estimate=_E, exact=1.0, margin=0.1)),
     Baseline("theorycheck.verdicts.rules.equivalence", dict(statement="s", estimate=_E, target=1.0, margin=0.1)),
     Baseline("theorycheck.verdicts.rules.reproduction", dict(statement="s", estimate=_E, stated="1.0")),

@@ -78,7 +78,8 @@ def _changes(led) -> list[str]:
     L = ["## Changes since the previous audit", ""]
     for c in revs:
         r = c.revision
-        prev_id = f" (was `{r['previous_id']}`)" if r.get("previous_id") else ""
+        pid = r.get("previous_id")
+        prev_id = (f" (was {', '.join(f'`{x}`' for x in ([pid] if isinstance(pid, str) else pid))})" if pid else "")
         L.append(f"- [`{c.id}`](#{c.id}){prev_id}: {r.get('previous', '?')} → {c.verdict or 'withheld'}. "
                  f"{r.get('why', '')}")
     return L + [""]
@@ -179,8 +180,10 @@ def _claim_section(i, c, led, files) -> list[str]:
         L += [f"![{f['stem']}](figures/{f['stem']}.png)", "", f"*Figure {f['stem']}.* {f.get('caption', '')}", ""]
     if c.revision:
         r = c.revision
+        pid = r.get("previous_id")
+        pids = [pid] if isinstance(pid, str) else list(pid or [])
         L += [f"*Revision:* previously {r.get('previous', '?')}"
-              + (f" as `{r['previous_id']}`" if r.get("previous_id") else "") + f". {r.get('why', '')}", ""]
+              + (f" as {', '.join(f'`{x}`' for x in pids)}" if pids else "") + f". {r.get('why', '')}", ""]
     return L
 
 

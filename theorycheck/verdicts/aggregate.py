@@ -183,9 +183,12 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
         else:
             body = f"max |lhs − rhs| = {fmt(sc.statistic)} against the numerical tolerance {fmt(sc.margin)}"
     elif r == "inequality":
-        body = (f"{'holds' if not d.get('violations') else 'fails'} at {d['points'] - d.get('violations', 0)} of "
-                f"{d['points']} point(s) (smallest slack {fmt(sc.statistic)}: {fmt(sc.estimate)} {d['op']} "
-                f"{fmt(sc.target)})")
+        v = d.get("violations", 0)
+        body = ((f"holds at all {d['points']} point(s)" if not v else f"fails at {v} of {d['points']} point(s)") +
+                f" (smallest slack {fmt(sc.statistic)}: {fmt(sc.estimate)} {d['op']} {fmt(sc.target)})")
+    elif r == "search":
+        body = (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" +
+                ("" if d.get("found") else " — a finite search cannot prove that none exists"))
     elif r == "consistency":
         body = (f"{d.get('a_label')} = {fmt(sc.estimate)}, {d.get('b_label')} = {fmt(sc.target)}; "
                 f"|difference| = {fmt(sc.statistic)} against tolerance {fmt(sc.margin)}")

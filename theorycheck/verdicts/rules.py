@@ -38,6 +38,7 @@ Rules
 :func:`asymptotic`    a d → ∞ statement: extrapolation under every declared finite-size law.
 :func:`shape`         monotone / interior optimum / unimodal, decided by a test (or exactly).
 :func:`consistency`   two statements of the source about the same quantity.
+:func:`search`        a universal statement tested by a finite search (counterexample → refuted; none → inconclusive).
 :func:`underspecified` cannot be attempted; names what is missing.
 
 >>> from theorycheck.verdicts.estimate import Estimate
@@ -56,11 +57,11 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
-from ..claims import (CONFIRMED, INCONSISTENT, REFUTED, UNDERSPECIFIED, SubClaim)
+from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, REFUTED, UNDERSPECIFIED, SubClaim)
 from ..validate import ParameterTypeError, check_array, check_choice, check_real, check_str
 from .estimate import Estimate, as_estimate
 
-__all__ = ["identity", "inequality", "agreement", "equivalence", "reproduction", "superiority", "difference",
+__all__ = ["identity", "inequality", "search", "agreement", "equivalence", "reproduction", "superiority", "difference",
            "joint_agreement", "asymptotic", "shape", "consistency", "underspecified",
            "FAMILY_ALPHA", "SELF_CHECK_ALPHA", "FINITE_SIZE_LAWS", "GOF_ALPHA", "RULES", "printed_tolerance",
            "SHAPES"]
@@ -248,6 +249,28 @@ def inequality(statement: str, lhs, op: str, rhs, **kw) -> SubClaim:
                   estimate=float(a.ravel()[worst]) if a.size else None,
                   target=float(b.ravel()[worst]) if b.size else None, n=int(holds.size), **c)
     return _deterministic(sc, bool(np.all(holds)))
+
+
+def search(statement: str, found: int, tried: int, **kw) -> SubClaim:
+    """A universal statement ("no spurious minimum", "always converges") tested by a finite search.
+
+    Refuted when the search found at least one *certified* counterexample (``found`` ≥ 1; the
+    certification — e.g. a local-minimum test — is the caller's evidence, recorded in ``details``);
+    otherwise **inconclusive**: a finite search cannot prove that no counterexample exists. Deterministic.
+
+    >>> search("no spurious minima", found=0, tried=20).verdict
+    'inconclusive'
+    >>> search("no spurious minima", found=3, tried=20).verdict
+    'refuted'
+    """
+    from ..validate import check_int
+    c = _common(kw)
+    statement = check_str("statement", statement)
+    tried = check_int("tried", tried, minimum=1)
+    found = check_int("found", found, minimum=0, maximum=tried)
+    c["details"].update({"found": found, "tried": tried})
+    return SubClaim(statement, "search", verdict=REFUTED if found else INCONCLUSIVE, n=tried, statistic=float(found),
+                    statistic_name="certified counterexamples", **c)
 
 
 def consistency(statement: str, a, b, *, atol: float = 0.0, rtol: float = 1e-9, a_label: str = "first",
@@ -717,7 +740,7 @@ def _doc(f: Callable) -> str:
 
 #: name -> first paragraph of the rule's docstring (its hypothesis), written into results.json
 RULES = {name: _doc(f) for name, f in [
-    ("identity", identity), ("inequality", inequality), ("consistency", consistency),
+    ("identity", identity), ("inequality", inequality), ("search", search), ("consistency", consistency),
     ("underspecified", underspecified), ("agreement", agreement), ("equivalence", equivalence),
     ("reproduction", reproduction), ("superiority", superiority), ("difference", difference),
     ("joint agreement", joint_agreement),
