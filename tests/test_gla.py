@@ -1,8 +1,6 @@
 """Tests for paper 000: GLA under AR(1) drift (theorycheck.gla, theorycheck.adaptive_filters)."""
 from __future__ import annotations
 
-import importlib
-import runpy
 from pathlib import Path
 
 import numpy as np
@@ -229,13 +227,25 @@ def test_kalman_is_best_and_gla_stream_matches_exact():
 
 
 # ------------------------------------------------------------------ generated code
-def test_generated_module_is_up_to_date(tmp_path, monkeypatch):
-    monkeypatch.setenv("THEORYCHECK_GENERATED_DIR", str(tmp_path))
-    ns = runpy.run_path(str(ROOT / "derivations" / "gla_loss.py"), run_name="gla_loss_test")
-    paths = ns["main"]()
+def test_generated_module_is_up_to_date(tmp_path):
+    from theorycheck import codegen
+    from theorycheck.derivations import gla_loss as derivation
+    with codegen.output_root(tmp_path):
+        paths = derivation.main()
     for p in paths:
         committed = ROOT / "theorycheck" / "generated" / Path(p).name
         assert Path(p).read_text() == committed.read_text(), f"{committed.name} is stale or hand-edited"
+
+
+def test_derivation_pairs_are_identities():
+    import sympy as sp
+    from theorycheck.derivations import gla_loss as derivation
+    G, want = derivation.stationary_point_pair()
+    assert (G - want).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    Lstar, want, _ = derivation.train_error_pair()
+    assert sp.simplify(Lstar - want) == 0
+    lhs, rhs = derivation.cauchy_schwarz_pair(3)
+    assert sp.expand(lhs - rhs) == 0
 
 
 # ------------------------------------------------------------------ bad input
@@ -277,34 +287,212 @@ def test_bad_input(call, match):
         call()
 
 
-# ------------------------------------------------------------------ paper module
-def test_paper_module_quick_build(tmp_path):
-    from theorycheck.context import RunContext
-    mod = importlib.import_module("theorycheck.papers.gla")
-    led = mod.build(RunContext(mode="quick", out=tmp_path))
-    ids = [c.id for c in led.claims]
-    assert len(ids) == len(set(ids)) and len(ids) >= 20
-    assert mod.SEED == "000"
-    for c in led.claims:
-        if c.check == "exact vs Monte Carlo" and c.id.startswith("000-thm"):
-            assert c.verdict == "confirmed", c.summary
-    by = {c.id: c for c in led.claims}
-    # verdicts follow their stated rules from the recorded evidence (no hard-wired outcome)
-    ev = by["000-lambda-star-below-1"].evidence
-    want = "confirmed" if not ev["noise_free_boundary_cases"] and all(
-        x < 1 for lst in ev["lam_star_vs_gamma_by_d"].values() for g, x in zip(ev["gammas"], lst) if g < 1) else "refuted"
-    assert by["000-lambda-star-below-1"].verdict == want
-    ev = by["000-gla-beats-linear-attention"].evidence
-    want = ("confirmed" if not ev["test_shift_gla_not_better"] and not ev["noise_free_train_failures"]
-            and all(r["gla"] < r["la"] for r in ev["train"]) else "refuted")
-    assert by["000-gla-beats-linear-attention"].verdict == want
-    ev = by["000-lambda-importance"].evidence
-    want = "confirmed" if ev["gain_decreasing_in_gamma_to_0.975"] and ev["noise_increases_gain"] else "refuted"
-    assert by["000-lambda-importance"].verdict == want
-
-
 @pytest.mark.slow
 def test_paper_scale_recursion_d10_n100():
     exact = gla.train_error(0.7405, 0.8, 100, 10, 1.0, 0.01)
     est = gla.simulate_gla(0.7405, 0.8, 100, np.eye(10), 1.0, 0.01, n_samples=200000, seed=21)
     assert mc.compare(exact, est).agrees
+
+
+# ------------------------------------------------------------------ new numeric helpers (known answers)
+def test_gla_stack_one_layer_is_gla_forward_and_gradient_is_exact():
+    from theorycheck.models.attention import gla_forward, gla_stack_forward, gla_stack_loss_and_grad
+    rng = np.random.default_rng(0)
+    X, Y = rng.standard_normal((7, 6, 3)), rng.standard_normal((7, 6))
+    W, V = rng.standard_normal((4, 4)), rng.standard_normal((4, 4))
+    assert np.allclose(gla_stack_forward(X, Y, [0.6], [W], [V]), gla_forward(X, Y, 0.6, W, V), rtol=1e-12, atol=1e-12)
+    # normalisation is the reparametrisation W_V -> (1 - λ) W_V
+    assert np.allclose(gla_stack_forward(X, Y, [0.6], [W], [V], normalise=True), gla_forward(X, Y, 0.6, W, 0.4 * V))
+    Ws = [0.3 * rng.standard_normal((4, 4)) for _ in range(6)]
+    loss, gK, gV = gla_stack_loss_and_grad(X, Y, [0.5, 0.7, 0.9], Ws[:3], Ws[3:], True)
+    r = gla_stack_forward(X, Y, [0.5, 0.7, 0.9], Ws[:3], Ws[3:], True) - Y[:, -1]
+    assert loss == pytest.approx(float(np.mean(r * r)), rel=1e-14)
+    g = gK + gV
+    for k in range(6):
+        for i, j in ((0, 1), (3, 3), (2, 0)):
+            P, M = [w.copy() for w in Ws], [w.copy() for w in Ws]
+            P[k][i, j] += 1e-6
+            M[k][i, j] -= 1e-6
+            fd = (gla_stack_loss_and_grad(X, Y, [0.5, 0.7, 0.9], P[:3], P[3:], True)[0]
+                  - gla_stack_loss_and_grad(X, Y, [0.5, 0.7, 0.9], M[:3], M[3:], True)[0]) / 2e-6
+            assert g[k][i, j] == pytest.approx(fd, rel=1e-6, abs=1e-8)
+
+
+def test_train_gla_stack_lowers_the_loss_and_is_reproducible():
+    from theorycheck.models.prompts import ar1_drift_prompts
+    X, Y = ar1_drift_prompts(np.random.default_rng(3), 64, 0.9, 8, np.eye(2), 1.0, 0.05, 0.0)
+    a = gla.train_gla_stack(2, 0.85, X, Y, adam_steps=40, gd_steps=20, seed=4)
+    b = gla.train_gla_stack(2, 0.85, X, Y, adam_steps=40, gd_steps=20, seed=4)
+    assert a.losses[-1] < 0.8 * a.losses[0]
+    assert np.all(np.diff(a.losses[a.phase_switch:]) <= 1e-15)          # Armijo GD never increases the loss
+    assert np.array_equal(a.losses, b.losses) and a.phase_switch == 40 and len(a.W_KQs) == 2
+
+    def sampler(rng, size):
+        return ar1_drift_prompts(rng, size, 0.9, 8, np.eye(2), 1.0, 0.05, 0.0)
+    c = gla.train_gla_stack(1, 0.85, X, Y, adam_steps=30, gd_steps=5, seed=4, sampler=sampler, batch=32,
+                            schedule="cosine")
+    assert c.config["adam_batch"] == 32 and c.losses[-1] < c.losses[0]
+    with pytest.raises(ValueError, match="schedule"):
+        gla.train_gla_stack(1, 0.85, X, Y, adam_steps=1, gd_steps=0, schedule="linear")
+
+
+def test_geometric_rate_stability_known_answers():
+    r = gla.geometric_rate_stability(0.5 ** np.arange(30))
+    assert r["rate_early"] == pytest.approx(np.log(2), rel=1e-12) and r["ratio"] == pytest.approx(1.0, rel=1e-12)
+    t = np.geomspace(1.0, 100.0, 60)
+    r = gla.geometric_rate_stability(np.exp(-0.3 * t), times=t)
+    assert r["rate_late"] == pytest.approx(0.3, rel=1e-9) and r["ratio"] == pytest.approx(1.0, rel=1e-9)
+    assert gla.geometric_rate_stability(1.0 / np.arange(1, 2001))["ratio"] < 0.5
+
+
+def test_drift_statistics_known_answers():
+    # stationary chain (σ_w² = σ_e²/(1 − γ²)): per-step relative drift 2(1 − γ), within-prompt 2(1 − γ^n)
+    g, n = 0.8, 10
+    r = gla.drift_statistics(g, n, 1.0, 1 - g * g)
+    assert r["step"] == pytest.approx(2 * (1 - g), rel=1e-12)
+    assert r["total"] == pytest.approx(2 * (1 - g ** n), rel=1e-12)
+    assert gla.drift_statistics(1.0, 5, 1.0, 0.1)["total"] == pytest.approx(5 * 0.1 / 1.6, rel=1e-12)
+
+
+def test_lambda_importance_consistent_with_optimum():
+    r = gla.lambda_importance(0.9, 100, 10, 1.0, 0.01)
+    opt = gla.optimal_lambda(0.9, 100, 10, 1.0, 0.01, grid_size=201)
+    assert r["lam_star"] == opt.lam and r["forgetting"] == pytest.approx(1 - opt.lam)
+    assert r["gain"] == pytest.approx(1 - opt.error / opt.error_linear_attention)
+    assert r["sensitivity"] > 0
+
+
+def test_reference_filters_agree_with_batched_ones():
+    from theorycheck.models.filters import kalman_errors, lms_errors, lms_reference_errors, rls_direct_errors, rls_errors
+    X, Y = af.ar1_stream(np.random.default_rng(5), 3, 60, 4, 0.9, 1.0, 0.05, 0.1)
+    assert np.allclose(lms_errors(X, Y, 0.02), lms_reference_errors(X, Y, 0.02), rtol=1e-12)
+    for beta in (0.9, 1.0):
+        assert np.allclose(rls_errors(X, Y, beta, 0.5), rls_direct_errors(X, Y, beta, 0.5), rtol=1e-8)
+    E, S = kalman_errors(X, Y, 0.9, 1.0, 0.05, 0.1, return_variance=True)
+    assert np.array_equal(E, kalman_errors(X, Y, 0.9, 1.0, 0.05, 0.1)) and np.all(S >= 0.1)
+
+
+def test_kalman_innovation_variance_is_calibrated():
+    from theorycheck.models.filters import kalman_errors
+    X, Y = af.ar1_stream(np.random.default_rng(6), 4000, 30, 3, 0.9, 1.0, 0.05, 0.1)
+    E, S = kalman_errors(X, Y, 0.9, 1.0, 0.05, 0.1, return_variance=True)
+    d = (E - S)[-1]
+    assert abs(d.mean()) < 4 * d.std() / np.sqrt(d.size)
+
+
+def test_filter_benchmark_structure_and_pairing():
+    f = gla.simulate_filter_benchmark(0.9, 3, 40, 1.0, 0.05, mus=(0.01, 0.05), betas=(0.9, 0.99), runs_scan=20,
+                                      runs_eval=30, seed_scan=1, seed_eval=2)
+    assert set(f["eval"]) == {"lms", "rls", "kalman", "gla"} and all(v.shape == (30,) for v in f["eval"].values())
+    assert f["best_mu"] in (0.01, 0.05) and f["best_beta"] in (0.9, 0.99) and f["window"] == (21, 40)
+    g = gla.simulate_filter_benchmark(0.9, 3, 40, 1.0, 0.05, mus=(0.01, 0.05), betas=(0.9, 0.99), runs_scan=20,
+                                      runs_eval=30, seed_scan=1, seed_eval=2)
+    assert np.array_equal(f["eval"]["rls"], g["eval"]["rls"])
+
+
+def test_gla_squared_errors_pairs_prompts():
+    """Same law and seed → same prompts: at λ = 1 with the λ = 1 optimum the errors equal those of the linear
+    attention formula computed on prompts drawn from the same generator."""
+    from theorycheck.models.prompts import ar1_drift_prompts
+    a = gla.gla_squared_errors(1.0, 0.9, 6, np.eye(2), 1.0, 0.1, n_samples=50, seed=3)
+    X, Y = ar1_drift_prompts(np.random.default_rng(3), 50, 0.9, 6, np.eye(2), 1.0, 0.1, 0.0)
+    o = gla.optimal_parameters(1.0, 0.9, 6, np.eye(2), 1.0, 0.1)
+    h = np.einsum("bi,bij->bj", Y[:, :-1], X[:, :-1])
+    assert np.allclose(a, (np.einsum("bi,ij,bj->b", X[:, -1], o.Gamma, h) - Y[:, -1]) ** 2, rtol=1e-10)
+
+
+def test_full_flow_classification_and_probe():
+    o = gla.optimal_parameters(0.8, 0.9, 6, np.eye(2), 1.0, 0.1)
+    th = np.concatenate([np.zeros(2), [1.0], o.Gamma.T.ravel(), np.zeros(2)])
+    pr = gla.probe_local_minimum(th, 0.8, 0.9, 6, 2, 1.0, 0.1, directions=30, seed=1)
+    assert all(v["fraction_nonnegative"] == 1.0 for v in pr.values())
+    assert gla.classify_full_flow({"loss_gap": [1.0, 0.5], "loss_star": 1.0, "grad_norm_final": 1e-9,
+                                   "grad_norm_initial": 1.0}) == "critical"
+    assert gla.classify_full_flow({"loss_gap": [1.0, 0.5], "loss_star": 1.0, "grad_norm_final": 0.1,
+                                   "grad_norm_initial": 1.0}) == "moving"
+
+
+def test_batch_estimate():
+    from theorycheck.papers.gla.common import batch_estimate
+    e = batch_estimate(np.arange(100.0), 10)
+    assert e.mean == pytest.approx(49.5) and e.df == 9 and e.n == 100
+    with pytest.raises(ValueError, match="batches"):
+        batch_estimate(np.arange(5.0), 10)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: gla.train_gla_stack(0, 0.8, np.zeros((2, 3, 1)), np.zeros((2, 3)), adam_steps=1, gd_steps=1), "depth"),
+    (lambda: gla.train_gla_stack(1, 0.8, np.zeros((2, 3, 1)), np.zeros((2, 3)), adam_steps=-1, gd_steps=1), "adam_steps"),
+    (lambda: gla.geometric_rate_stability([1.0, 0.5]), "values"),
+    (lambda: gla.geometric_rate_stability([1.0, 0.5, 0.2, 0.1], times=[0, 1, 1, 2]), "times"),
+    (lambda: gla.drift_statistics(0.5, 3, 0.0, 0.0), "sigma_w2"),
+    (lambda: gla.lambda_importance(0.5, 10, 2, 1.0, 0.1, delta=0.0), "delta"),
+    (lambda: gla.probe_local_minimum(np.zeros(3), 0.8, 0.9, 6, 2, 1.0, 0.1), "theta"),
+    (lambda: gla.gla_squared_errors(0.5, 0.9, 3, np.eye(2), 1.0, 0.1, W_KQ=np.eye(2), W_V=np.eye(3)), "W_KQ"),
+    (lambda: __import__("theorycheck.models.attention", fromlist=["x"]).gla_stack_forward(
+        np.zeros((2, 3, 1)), np.zeros((2, 3)), [0.5, 0.6], [np.eye(2)], [np.eye(2)]), "same length"),
+    (lambda: __import__("theorycheck.models.attention", fromlist=["x"]).gla_stack_forward(
+        np.zeros((2, 3, 1)), np.zeros((2, 3)), [1.5], [np.eye(2)], [np.eye(2)]), "lams"),
+    (lambda: __import__("theorycheck.models.filters", fromlist=["x"]).rls_direct_errors(
+        np.ones((3, 1, 1)), np.ones((3, 1)), 0.0), "beta"),
+])
+def test_bad_input_new_helpers(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# ------------------------------------------------------------------ the paper (new plugin API)
+@pytest.fixture(scope="module")
+def quick_ledger():
+    from theorycheck.run import run_papers
+    out = run_papers(["gla"], "quick", 20261129, jobs=1)
+    return out
+
+
+def test_paper_validates_and_quick_run_decides_every_claim(quick_ledger):
+    from theorycheck import papers
+    from theorycheck.claims import VERDICTS
+    paper = papers.load("gla").validate()
+    led = quick_ledger.ledgers["gla"]
+    assert not quick_ledger.failed
+    assert [c.id for c in led.claims] == [s.id for s in paper.claims]
+    for c in led.claims:
+        assert c.error is None, c.error
+        assert not c.withheld and c.verdict in VERDICTS, c.id
+        assert all(s.passed for s in c.self_checks), [s.name for s in c.self_checks if not s.passed]
+        assert c.scope, c.id
+        for s in c.subclaims:
+            assert s.scope or s.rule == "underspecified", (c.id, s.statement)
+            assert s.verdict in VERDICTS
+
+
+def test_revisions_name_the_previous_verdict(quick_ledger):
+    from theorycheck.claims import VERDICTS
+    for c in quick_ledger.ledgers["gla"].claims:
+        if c.revision:
+            assert c.revision["previous"] in VERDICTS and c.revision["why"], c.id
+
+
+def test_toolkit_choices_never_refute(quick_ledger):
+    for c in quick_ledger.ledgers["gla"].claims:
+        for s in c.subclaims:
+            if s.chosen:
+                assert s.verdict != "refuted", (c.id, s.statement)
+
+
+@pytest.mark.parametrize("mutant_id", ["gla-exponent-shift", "gla-D2-d-factor"])
+def test_representative_mutants_are_caught(mutant_id):
+    from theorycheck.papers.gla.mutants import MUTANTS
+    from theorycheck.selftest import run_paper_mutants
+    r = run_paper_mutants("gla", [m for m in MUTANTS if m.id == mutant_id])
+    assert not r["clean_problems"]
+    assert r["caught"] == r["total"] == 1, r["mutants"]
+
+
+@pytest.mark.slow
+def test_all_mutants_are_caught():
+    from theorycheck.selftest import run_paper_mutants
+    r = run_paper_mutants("gla")
+    assert not r["clean_problems"]
+    missed = [m["id"] for m in r["mutants"] if not m["caught"]]
+    assert not missed and r["total"] >= 13, missed

@@ -67,7 +67,9 @@ __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train
            "train_error_general", "optimal_lambda", "LambdaOpt", "effective_covariance",
            "optimal_parameters", "OptimalGLA", "population_loss", "test_error",
            "irreducible_floor", "simulate_gla", "gradient_flow", "FlowResult",
-           "lambda_star_large_d_correction", "full_parameter_loss", "full_gradient_flow"]
+           "lambda_star_large_d_correction", "full_parameter_loss", "full_gradient_flow",
+           "probe_local_minimum", "classify_full_flow", "lambda_importance", "drift_statistics", "StackRun",
+           "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors"]
 
 CLOSED_FORM_GAP = 0.02   # minimum pairwise gap of the bases (λ², λγ, γ², 1) for the closed forms
 
@@ -804,3 +806,312 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
             "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": g_init,
             "hessian_eigs_final": hev,
             "v_final": float(th[d]), "A_norm_final": float(np.linalg.norm(th[d + 1:d + 1 + d * d]))}
+
+
+# ------------------------------------------------------------------ spurious critical points of the full loss
+def probe_local_minimum(theta, lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, radii=(1e-3, 1e-2, 1e-1),
+                        directions=200, seed=0) -> dict:
+    r"""Random-direction probe of the full loss around ``theta`` = (u, v, A, b) (Λ = I_d).
+
+    For each relative radius r, ``directions`` unit directions e give
+    :math:`L(\theta+r\|\theta\|e)-L(\theta)`; returns, per radius, the smallest increase and the
+    fraction of non-negative ones (relative tolerance 1e-12 of the loss). A point where no probe
+    decreases the loss, the gradient vanishes and the Hessian has no negative eigenvalue beyond
+    rounding is a (numerical) local minimum.
+
+    >>> o = optimal_parameters(0.8, 0.9, 6, np.eye(2), 1.0, 0.1)
+    >>> th = np.concatenate([np.zeros(2), [1.0], o.Gamma.T.ravel(), np.zeros(2)])
+    >>> probe_local_minimum(th, 0.8, 0.9, 6, 2, 1.0, 0.1, directions=20)["0.01"]["fraction_nonnegative"]
+    1.0
+    """
+    d = check_int("d", d, minimum=1)
+    th = np.asarray(theta, dtype=float)
+    m = 2 * d + 1 + d * d
+    if th.shape != (m,) or not np.all(np.isfinite(th)):
+        raise ValueError(f"theta must be a finite vector of length 2d + 1 + d^2 = {m}, got shape {th.shape}")
+    directions = check_int("directions", directions, minimum=1)
+    k = _full_consts(_lam(lam), _gamma(gamma), check_int("n", n, minimum=1), d, sigma_w2, sigma_e2, _var("noise", noise))
+
+    def loss(t):
+        return float(_full_loss(t[:d], t[d], t[d + 1:d + 1 + d * d].reshape(d, d), t[d + 1 + d * d:], k))
+
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    l0 = loss(th)
+    scale = max(float(np.linalg.norm(th)), 1e-12)
+    out = {}
+    for rad in radii:
+        e = rng.standard_normal((directions, m))
+        e /= np.linalg.norm(e, axis=1, keepdims=True)
+        inc = np.array([loss(th + rad * scale * x) - l0 for x in e])
+        out[str(rad)] = {"min_increase": float(inc.min()),
+                         "fraction_nonnegative": float(np.mean(inc >= -1e-12 * max(abs(l0), 1e-300)))}
+    return out
+
+
+def classify_full_flow(fr: dict, rel_tol: float = 1e-6, grad_reduction: float = 1e-6) -> str:
+    """Status of the end point of :func:`full_gradient_flow`: ``"global"`` (relative loss gap ≤
+    ``rel_tol``), ``"critical"`` (gradient reduced by ``grad_reduction`` or more but the gap is larger:
+    a spurious critical point) or ``"moving"`` (neither, at the horizon).
+
+    >>> classify_full_flow({"loss_gap": [1.0, 0.0], "loss_star": 1.0, "grad_norm_final": 0.0, "grad_norm_initial": 1.0})
+    'global'
+    """
+    gap = float(fr["loss_gap"][-1])
+    if gap <= rel_tol * float(fr["loss_star"]):
+        return "global"
+    if float(fr["grad_norm_final"]) <= grad_reduction * float(fr["grad_norm_initial"]):
+        return "critical"
+    return "moving"
+
+
+# ------------------------------------------------------------------ λ-dependence summaries
+def lambda_importance(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, delta=0.05, grid_size=201) -> dict:
+    r"""How much the choice of λ matters at one setting (Λ = I_d), three measures:
+
+    ``gain`` — relative gain of the optimum over linear attention, :math:`1-L^*(\lambda^*)/L^*(1)`;
+    ``sensitivity`` — relative error increase when λ is off by ``delta``,
+    :math:`\max_\pm L^*(\lambda^*\pm\delta)/L^*(\lambda^*)-1` (only the offsets inside (0, 1]);
+    ``forgetting`` — :math:`1-\lambda^*`.
+
+    >>> r = lambda_importance(0.8, 100, 10, 1.0, 0.01)
+    >>> 0 < r["gain"] < 1, round(r["forgetting"], 3)
+    (True, 0.259)
+    """
+    delta = check_real("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
+    r = optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise, grid_size=grid_size)
+    offs = [x for x in (r.lam - delta, r.lam + delta) if 0.0 < x <= 1.0]
+    worst = max(train_error(x, gamma, n, d, sigma_w2, sigma_e2, noise) for x in offs)
+    return {"lam_star": r.lam, "gain": 1.0 - r.error / r.error_linear_attention,
+            "sensitivity": worst / r.error - 1.0, "forgetting": 1.0 - r.lam}
+
+
+def drift_statistics(gamma, n, sigma_w2, sigma_e2) -> dict:
+    r"""How much the AR(1) weights move within one prompt (per coordinate, exact).
+
+    ``step`` — relative drift of the last step, :math:`E\|w_{n+1}-w_n\|^2/E\|w_{n+1}\|^2`;
+    ``total`` — relative drift over the prompt, :math:`E\|w_{n+1}-w_1\|^2/E\|w_{n+1}\|^2`.
+    Uses :math:`\mathrm{Cov}(w_i,w_j)=\gamma^{j-i}s_i` (i ≤ j). Zero drift is the stationary
+    (fixed-task) setting.
+
+    >>> drift_statistics(1.0, 10, 1.0, 0.0)["total"]
+    0.0
+    """
+    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    sq = float(s[n + 1])
+    if sq <= 0:
+        raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (the weights vanish)")
+    step = (s[n + 1] + s[n] - 2 * gamma * s[n]) / sq
+    total = (s[n + 1] + s[1] - 2 * gamma ** n * s[1]) / sq
+    return {"step": float(step), "total": float(total)}
+
+
+# ------------------------------------------------------------------ multi-layer GLA (depth experiments)
+@dataclass
+class StackRun:
+    """A trained GLA stack (:func:`train_gla_stack`): weights, gates and the training history."""
+
+    W_KQs: list
+    W_Vs: list
+    lams: list
+    losses: np.ndarray            # training loss (MSE, not halved) before each step
+    grad_norms: np.ndarray        # global gradient norm before each step
+    phase_switch: int             # first GD step (after the Adam phase)
+    config: dict = field(default_factory=dict)
+
+
+def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd_lr=0.05, init_scale=0.1,
+                    seed=0, normalise=True, sampler=None, batch=256, schedule="constant") -> StackRun:
+    r"""Train all entries of every layer's :math:`W_{KQ},W_V` ((d+1)×(d+1)) of a GLA stack
+    (:func:`theorycheck.models.attention.gla_stack_forward`) on the MSE (not halved).
+
+    ``adam_steps`` of Adam (β = 0.9, 0.999, ε = 1e-8, step ``adam_lr``, constant or — ``schedule="cosine"`` —
+    decayed to 0 along a half cosine) — on fresh batches of
+    ``batch`` prompts ``sampler(rng, batch) -> (X, Y)`` when a sampler is given (training on the
+    law), else on the fixed prompts ``X, Y`` — then ``gd_steps`` of full-batch gradient descent on the
+    fixed training prompts ``X, Y`` (where convergence rates are read)
+    with an Armijo backtracking step: start from twice the previous step (first: ``gd_lr``), halve
+    until :math:`L(\theta-\eta g)\le L(\theta)-\tfrac12\eta\|g\|^2` (at most 60 halvings). Initial
+    weights i.i.d. :math:`\mathcal N(0,\text{init\_scale}^2)` from ``SeedSequence(seed)``. ``lams``: one
+    gate per layer (or one for all). ``losses`` / ``grad_norms`` are those of the batch each step used.
+    """
+    from .models.attention import gla_stack_loss_and_grad
+    depth = check_int("depth", depth, minimum=1)
+    batch = check_int("batch", batch, minimum=2)
+    if schedule not in ("constant", "cosine"):
+        raise ValueError(f"schedule must be one of ['constant', 'cosine'], got {schedule!r}")
+    lams = [float(x) for x in np.broadcast_to(np.atleast_1d(np.asarray(lams, dtype=float)), (depth,))]
+    adam_steps = check_int("adam_steps", adam_steps, minimum=0)
+    gd_steps = check_int("gd_steps", gd_steps, minimum=0)
+    adam_lr = check_real("adam_lr", adam_lr, 0.0, low_open=True)
+    gd_lr = check_real("gd_lr", gd_lr, 0.0, low_open=True)
+    init_scale = check_real("init_scale", init_scale, 0.0, low_open=True)
+    X = np.asarray(X, dtype=float)
+    D = X.shape[2] + 1
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    P = [init_scale * rng.standard_normal((D, D)) for _ in range(2 * depth)]
+    m1 = [np.zeros((D, D)) for _ in P]
+    m2 = [np.zeros((D, D)) for _ in P]
+    from .models.attention import gla_stack_forward
+    Y = np.asarray(Y, dtype=float)
+
+    def loss_at(Q):
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = gla_stack_forward(X, Y, lams, Q[:depth], Q[depth:], normalise) - Y[:, -1]
+            val = float(np.mean(r * r))
+        return val if math.isfinite(val) else math.inf
+
+    losses, gnorms = [], []
+    eta = gd_lr / 2
+    for it in range(adam_steps + gd_steps):
+        Xb, Yb = sampler(data_rng, batch) if (sampler is not None and it < adam_steps) else (X, Y)
+        with np.errstate(over="ignore", invalid="ignore"):
+            loss, gK, gV = gla_stack_loss_and_grad(Xb, Yb, lams, P[:depth], P[depth:], normalise)
+        g = gK + gV
+        if not (math.isfinite(loss) and all(np.all(np.isfinite(x)) for x in g)):
+            raise FloatingPointError(f"GLA stack training diverged at step {it} (depth {depth})")
+        losses.append(loss)
+        g2 = sum(float(np.sum(x * x)) for x in g)
+        gnorms.append(math.sqrt(g2))
+        if it < adam_steps:
+            lr = adam_lr * (0.5 * (1 + math.cos(math.pi * it / adam_steps)) if schedule == "cosine" else 1.0)
+            for k in range(2 * depth):
+                m1[k] = 0.9 * m1[k] + 0.1 * g[k]
+                m2[k] = 0.999 * m2[k] + 0.001 * g[k] ** 2
+                P[k] = P[k] - lr * (m1[k] / (1 - 0.9 ** (it + 1))) / (np.sqrt(m2[k] / (1 - 0.999 ** (it + 1))) + 1e-8)
+        else:
+            eta *= 2
+            for _ in range(60):
+                Q = [P[k] - eta * g[k] for k in range(2 * depth)]
+                if loss_at(Q) <= loss - 0.5 * eta * g2:
+                    break
+                eta /= 2
+            P = Q
+    return StackRun(P[:depth], P[depth:], lams, np.array(losses), np.array(gnorms), adam_steps,
+                    {"depth": depth, "adam_steps": adam_steps, "gd_steps": gd_steps, "adam_lr": adam_lr,
+                     "gd_lr": gd_lr, "init_scale": init_scale, "seed": seed, "normalise": normalise,
+                     "n_train": int(X.shape[0]), "adam_batch": batch if sampler is not None else None,
+                     "schedule": schedule})
+
+
+def geometric_rate_stability(values, floor: float = 1e-10, times=None) -> dict:
+    r"""Is a decreasing sequence geometric? Fits :math:`\log v_t` by a line in t (``times``, default
+    0, 1, 2, …) on the first and on the second half of the points above ``floor``·v₀ and returns
+    both decay rates (per unit of t), their ratio (late/early: ≈ 1 for geometric — linear —
+    convergence, → 0 for sublinear, e.g. :math:`v_t\propto1/t`) and the total reduction
+    :math:`v_{\rm last}/v_0` over the fitted points. With ``times`` the halves split the time span.
+
+    >>> r = geometric_rate_stability(0.9 ** np.arange(200))
+    >>> round(r["ratio"], 6), round(r["rate_early"], 4)
+    (1.0, 0.1054)
+    >>> round(geometric_rate_stability(1.0 / np.arange(1, 2001))["ratio"], 2)     # sublinear
+    0.23
+    """
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or v.size < 4 or not np.all(np.isfinite(v)) or np.any(v <= 0):
+        raise ValueError("values must be a 1-D array of at least 4 positive finite numbers")
+    tt = np.arange(v.size, dtype=float) if times is None else np.asarray(times, dtype=float)
+    if tt.shape != v.shape or np.any(np.diff(tt) <= 0):
+        raise ValueError("times must be increasing and as long as values")
+    keep = v >= floor * v[0]
+    idx = np.flatnonzero(keep)
+    last = int(idx[-1]) if idx.size else 0
+    t = tt[:last + 1]
+    lv = np.log(v[:last + 1])
+    if last + 1 < 4:
+        return {"rate_early": float("nan"), "rate_late": float("nan"), "ratio": 0.0,
+                "reduction": float(v[last] / v[0]), "points": int(last + 1)}
+    h = (last + 1) // 2 if times is None else int(np.searchsorted(t, (t[0] + t[-1]) / 2))
+    h = min(max(h, 2), last - 1)
+    r1 = -float(np.polyfit(t[:h], lv[:h], 1)[0])
+    r2 = -float(np.polyfit(t[h:], lv[h:], 1)[0])
+    ratio = r2 / r1 if r1 > 0 else 0.0
+    return {"rate_early": r1, "rate_late": r2, "ratio": float(ratio), "reduction": float(v[last] / v[0]),
+            "points": int(last + 1)}
+
+
+# ------------------------------------------------------------------ GLA against adaptive filters
+def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus, betas, runs_scan, runs_eval,
+                              seed_scan, seed_eval, delta=1.0) -> dict:
+    r"""GLA against tuned LMS and RLS (and the Kalman filter) on AR(1) streams of length ``T``.
+
+    Per run, every method's a priori squared error is averaged over positions
+    :math:`t=T/2+1..T` (after the transient). LMS step μ and RLS forgetting β (:math:`P_0=I/\delta`)
+    are tuned on ``runs_scan`` streams (smallest mean; a β with a diverged run is never chosen),
+    then every method is evaluated on ``runs_eval`` *fresh* streams (no selection bias), the same
+    streams for all methods (paired). GLA runs at its exact optimum (λ*, Γ*) for prompt length
+    ``T − 1`` (:func:`optimal_lambda`, :func:`optimal_parameters`) as a streaming predictor
+    (:func:`theorycheck.models.attention.gla_stream_errors`). Returns per-run arrays
+    (``eval[method]``), the scans (mean and SE per hyper-parameter, diverged runs) and the choices.
+    """
+    from .models.attention import gla_stream_errors
+    from .models.filters import kalman_errors, lms_errors, rls_errors
+    from .models.prompts import ar1_stream
+    T = check_int("T", T, minimum=4)
+    runs_scan = check_int("runs_scan", runs_scan, minimum=2)
+    runs_eval = check_int("runs_eval", runs_eval, minimum=2)
+    half = T // 2
+
+    def per_run(E):
+        fin = np.all(np.isfinite(E), axis=0)
+        out = np.full(E.shape[1], np.inf)
+        out[fin] = E[half:, fin].mean(axis=0)
+        return out
+
+    def summary(v):
+        ok = np.isfinite(v)
+        if not ok.all():
+            return {"mean": float("inf"), "se": float("nan"), "diverged_runs": int(np.sum(~ok))}
+        return {"mean": float(v.mean()), "se": float(v.std(ddof=1) / math.sqrt(v.size)), "diverged_runs": 0}
+
+    X, Y = ar1_stream(np.random.default_rng(seed_scan), runs_scan, T, d, gamma, sigma_w2, sigma_e2, noise)
+    scan_lms = {float(mu): summary(per_run(lms_errors(X, Y, mu))) for mu in mus}
+    scan_rls = {float(b): summary(per_run(rls_errors(X, Y, b, delta))) for b in betas}
+    best_mu = min(scan_lms, key=lambda k: scan_lms[k]["mean"])
+    best_beta = min(scan_rls, key=lambda k: scan_rls[k]["mean"])
+    r = optimal_lambda(gamma, T - 1, d, sigma_w2, sigma_e2, noise, grid_size=201)
+    opt = optimal_parameters(r.lam, gamma, T - 1, np.eye(d), sigma_w2, sigma_e2, noise)
+    X, Y = ar1_stream(np.random.default_rng(seed_eval), runs_eval, T, d, gamma, sigma_w2, sigma_e2, noise)
+    ev = {"lms": per_run(lms_errors(X, Y, best_mu)), "rls": per_run(rls_errors(X, Y, best_beta, delta)),
+          "kalman": per_run(kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise)),
+          "gla": per_run(gla_stream_errors(X, Y, r.lam, opt.Gamma))}
+    return {"gamma": gamma, "d": d, "T": T, "sigma_w2": sigma_w2, "sigma_e2": sigma_e2, "noise": noise,
+            "scan_lms": scan_lms, "scan_rls": scan_rls, "best_mu": best_mu, "best_beta": best_beta,
+            "gla_lam": r.lam, "gla_exact": r.error, "la_exact": r.error_linear_attention,
+            "eval": ev, "runs_scan": runs_scan, "runs_eval": runs_eval, "window": (half + 1, T)}
+
+
+def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None, W_V=None,
+                       n_samples=4000, seed=0, chunk=5000) -> np.ndarray:
+    r"""Per-prompt squared errors :math:`(\hat y-y_{n+1})^2` of the actual GLA recursion on
+    ``n_samples`` fresh AR(1) prompts drawn from ``np.random.default_rng(seed)`` in chunks of ``chunk``
+    (so two calls with the same law, seed and chunk see the same prompts: paired comparisons). Defaults for the weights: the
+    optimal embedded ones. Not halved.
+
+    >>> e = gla_squared_errors(0.8, 0.9, 10, np.eye(2), 1.0, 0.1, n_samples=3000, seed=1)
+    >>> bool(abs(e.mean() - train_error(0.8, 0.9, 10, 2, 1.0, 0.1)) < 5 * e.std() / np.sqrt(e.size))
+    True
+    """
+    lam, gamma = _lam(lam), _gamma(gamma)
+    n = check_int("n", n, minimum=1)
+    L = _lambda_mat(Lambda)
+    n_samples = check_int("n_samples", n_samples, minimum=2)
+    d = L.shape[0]
+    if W_KQ is None or W_V is None:
+        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+        W_KQ = opt.W_KQ if W_KQ is None else W_KQ
+        W_V = opt.W_V if W_V is None else W_V
+    W_KQ, W_V = np.asarray(W_KQ, dtype=float), np.asarray(W_V, dtype=float)
+    for name, M in (("W_KQ", W_KQ), ("W_V", W_V)):
+        if M.shape != (d + 1, d + 1) or not np.all(np.isfinite(M)):
+            raise ValueError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got shape {M.shape}")
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    out = []
+    left = n_samples
+    while left > 0:
+        size = min(chunk, left)
+        X, Y = _sample_tokens(rng, size, gamma, n, L, _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2),
+                              _var("noise", noise))
+        out.append((_gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2)
+        left -= size
+    return np.concatenate(out)

@@ -131,12 +131,22 @@ def isserlis_blocks(dim: int) -> dict:
                             (cross, want_cross, "cross")):
         diff = (got - want).applyfunc(sp.expand)
         assert diff == sp.zeros(dim, dim), f"Isserlis block {name} (d={dim}) mismatch: {diff}"
-    return {"offdiag": want_off, "diag": want_diag, "cross": want_cross, "Lambda": L}
+    return {"offdiag": want_off, "diag": want_diag, "cross": want_cross, "Lambda": L,
+            "pairs": {"offdiag": (off, want_off), "diag": (diag, want_diag), "cross": (cross, want_cross)}}
 
 
 # ---------------------------------------------------------------- step 2: stationary point
 def stationary_point_d2():
     """Solve ∇_Γ L = 0 for symbolic 2×2 Γ and Λ; compare with the closed form."""
+    G, want = stationary_point_pair()
+    assert (G - want).applyfunc(sp.simplify) == sp.zeros(2, 2), "stationary point mismatch"
+    # second-order: the Hessian is Λ ⊗ H (positive definite) so the point is the minimum
+    return want
+
+
+def stationary_point_pair():
+    """``(solved, closed form)``: the unique solution of ∇_Γ L = 0 (symbolic 2×2 Γ and Λ) and
+    D₁[(A₂+B)Λ + (B trΛ + σ²N₀)I]⁻¹ (not compared here)."""
     L = _sym_lambda(2)
     A2, B, N0, D1, sig2 = sp.symbols("A_2 B N_0 D_1 sigma2", positive=True)
     H = L * ((A2 + B) * L + (B * L.trace() + sig2 * N0) * sp.eye(2))
@@ -147,9 +157,7 @@ def stationary_point_d2():
     assert len(sol) == 1
     G = g.subs(sol[0])
     want = D1 * ((A2 + B) * L + (B * L.trace() + sig2 * N0) * sp.eye(2)).inv()
-    assert (G - want).applyfunc(sp.simplify) == sp.zeros(2, 2), "stationary point mismatch"
-    # second-order: the Hessian is Λ ⊗ H (positive definite) so the point is the minimum
-    return want
+    return G, want
 
 
 # ---------------------------------------------------------------- step 3: Λ = I, symbolic d
@@ -158,6 +166,13 @@ A2s, Bs, N0s, D1s, sqs = sp.symbols("A2 B N0 D1 s_q", positive=True)
 
 def train_error_identity():
     """Minimum of L over Γ = g I (Λ = I_d): by symmetry the optimum is a multiple of I."""
+    Lstar, want, gstar = train_error_pair()
+    assert sp.simplify(Lstar - want) == 0
+    return want, gstar
+
+
+def train_error_pair():
+    """``(minimum of L over Γ = gI, closed form d s + σ² − d D₁²/D₂, minimiser g*)`` (not compared)."""
     gg = sp.Symbol("g")
     # tr(ΓᵀΛΓH) with Λ = I, Γ = g I, H = (A2 + B + d B + σ² N0) I
     Hs = A2s + Bs + d * Bs + noise * N0s
@@ -165,8 +180,7 @@ def train_error_identity():
     gstar = sp.solve(sp.diff(loss, gg), gg)[0]
     Lstar = sp.simplify(loss.subs(gg, gstar))
     want = d * sqs + noise - d * D1s ** 2 / (A2s + (d + 1) * Bs + noise * N0s)
-    assert sp.simplify(Lstar - want) == 0
-    return want, gstar
+    return Lstar, want, gstar
 
 
 # ---------------------------------------------------------------- step 4: closed forms in n
@@ -240,6 +254,17 @@ def stationary_limit(Lstar_expr):
 
 
 # ---------------------------------------------------------------- step 6: large-d identity
+def cauchy_schwarz_pair(nv=4):
+    """``(λ(2D₁'B − D₁B'), Σ_{k>j} 2(k−j) a_k a_j λ^{k+j}(λ^jγ^k − λ^kγ^j))`` for n = ``nv`` (not compared)."""
+    a = sp.symbols(f"a1:{nv + 1}", positive=True)
+    D1 = sum(a[k - 1] * (lam * gam) ** k for k in range(1, nv + 1))
+    B = sum(a[k - 1] * lam ** (2 * k) for k in range(1, nv + 1))
+    lhs = sp.expand(lam * (2 * sp.diff(D1, lam) * B - D1 * sp.diff(B, lam)))
+    rhs = sp.expand(sum(2 * a[k - 1] * a[j - 1] * (k - j) * lam ** (k + j) * (lam ** j * gam ** k - lam ** k * gam ** j)
+                        for k in range(1, nv + 1) for j in range(1, k)))
+    return lhs, rhs
+
+
 def cauchy_schwarz_identity(nv=4):
     """2 D1' B − D1 B' = (1/λ) Σ_{k<j} a_k a_j (j−k) λ^{k+j} γ^k γ^j ((λ/γ)^... ) check at small n.
 

@@ -6,6 +6,8 @@ Gated linear attention (paper 000)
     included with label slot 0), prediction :math:`(S_{n+1}W_{KQ}z_{n+1})_{d+1}`; :math:`\lambda=1`
     is linear attention. :func:`gla_stream_errors` — the reduced parametrisation run as a
     streaming predictor, :math:`\hat y_t=x_t^\top\Gamma h_t`, :math:`h_t=\sum_{s<t}\lambda^{t-s}y_sx_s`.
+    :func:`gla_stack_forward` / :func:`gla_stack_loss_and_grad` — a stack of GLA layers with a
+    residual stream (the multi-layer GLA of the depth experiments), its MSE and exact gradients.
 One-layer linear self-attention on sequence tokens (paper 001)
     :func:`token_matrix`, :func:`attention_forward`, :func:`attention_predict`,
     :func:`attention_loss_and_grad`, :func:`effective_coefficients`:
@@ -25,7 +27,7 @@ import numpy as np
 from ..validate import check_int, check_real
 from .filters import check_streams
 
-__all__ = ["gla_forward", "gla_stream_errors", "token_matrix", "attention_forward", "attention_predict",
+__all__ = ["gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_loss_and_grad", "token_matrix", "attention_forward", "attention_predict",
            "attention_loss_and_grad", "effective_coefficients", "reduced_features"]
 
 
@@ -64,6 +66,105 @@ def gla_stream_errors(X, Y, lam, Gamma):
         E[t] = e * e
         h = lam * (h + Y[t][:, None] * X[t])
     return E
+
+
+def _gla_tokens(X, Y):
+    X = np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    if X.ndim != 3 or Y.shape != X.shape[:2] or X.shape[1] < 2:
+        raise ValueError(f"X must have shape (B, n+1, d) with n >= 1 and Y (B, n+1); got {X.shape}, {Y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+        raise ValueError("X and Y must have finite entries")
+    y = Y.copy()
+    y[:, -1] = 0.0                                   # the query's label slot is 0
+    return np.concatenate([X, y[:, :, None]], axis=2)
+
+
+def _gla_stack_params(lams, W_KQs, W_Vs, D):
+    lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
+    if len(W_KQs) != len(lams) or len(W_Vs) != len(lams) or not lams:
+        raise ValueError(f"lams, W_KQs and W_Vs must have the same length >= 1, got {len(lams)}, {len(W_KQs)}, "
+                         f"{len(W_Vs)}")
+    Ws = []
+    for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
+        out = []
+        for k, W in enumerate(group):
+            W = np.asarray(W, dtype=float)
+            if W.shape != (D, D) or not np.all(np.isfinite(W)):
+                raise ValueError(f"{name}[{k}] must be a finite ({D}, {D}) matrix, got shape {W.shape}")
+            out.append(W)
+        Ws.append(out)
+    return lams, Ws[0], Ws[1]
+
+
+def _decay_matrix(T, lam, normalise):
+    j = np.arange(T)
+    age = j[:, None] - j[None, :]
+    M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0)
+    return (1.0 - lam) * M if normalise else M
+
+
+def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
+    r"""Prediction of a stack of GLA layers with a residual stream, shape ``(B,)``.
+
+    Tokens :math:`z_i=(x_i,y_i)`, query :math:`z_{n+1}=(x_{n+1},0)`. Layer :math:`\ell` maps every
+    position :math:`j` (causally) to :math:`z_j\leftarrow z_j+W_V^\ell\sum_{i\le j}c_\ell\lambda_\ell^{\,j-i}
+    z_iz_i^\top W_{KQ}^\ell z_j` (the GLA recursion :math:`S_j=\lambda S_{j-1}+v_jk_j^\top` read out at every
+    position), with :math:`c_\ell=1`, or :math:`c_\ell=1-\lambda_\ell` when ``normalise`` (gate weights
+    summing to at most 1: a reparametrisation :math:`W_V\to(1-\lambda)W_V` of the same model). The prediction
+    is the label slot of the query after the last layer. One layer without normalisation is
+    :func:`gla_forward`.
+
+    >>> rng = np.random.default_rng(0); X = rng.standard_normal((3, 4, 2)); Y = rng.standard_normal((3, 4))
+    >>> W = [rng.standard_normal((3, 3))]; V = [rng.standard_normal((3, 3))]
+    >>> bool(np.allclose(gla_stack_forward(X, Y, [0.7], W, V), gla_forward(X, Y, 0.7, W[0], V[0])))
+    True
+    """
+    Z = _gla_tokens(X, Y)
+    B, T, D = Z.shape
+    lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
+    for lam, Wk, Wv in zip(lams, W_KQs, W_Vs):
+        M = _decay_matrix(T, lam, normalise)
+        Q = Z @ Wk.T                                  # queries q_j = W_KQ z_j
+        A = (Q @ Z.transpose(0, 2, 1)) * M            # A[j, i] = c λ^{j-i} q_j·z_i, i <= j
+        V = Z @ Wv.T                                  # values v_i = W_V z_i
+        if _cache is not None:
+            _cache.append((Z, Q, A, V, M))
+        Z = Z + A @ V
+    return Z[:, -1, -1]
+
+
+def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
+    r"""MSE :math:`\frac1B\sum_b(\hat y_b-y_{b,n+1})^2` (not halved) of :func:`gla_stack_forward` and its
+    exact gradients (reverse mode through the residual stream). Returns ``(loss, grads_KQ, grads_V)``.
+
+    >>> rng = np.random.default_rng(1); X = rng.standard_normal((4, 3, 2)); Y = rng.standard_normal((4, 3))
+    >>> W = [0.3 * rng.standard_normal((3, 3)) for _ in range(2)]; V = [0.3 * rng.standard_normal((3, 3)) for _ in range(2)]
+    >>> loss, gK, gV = gla_stack_loss_and_grad(X, Y, [0.5, 0.8], W, V)
+    >>> W2 = [w.copy() for w in W]; W2[1][0, 2] += 1e-6
+    >>> fd = (gla_stack_loss_and_grad(X, Y, [0.5, 0.8], W2, V)[0] - loss) / 1e-6
+    >>> bool(abs(fd - gK[1][0, 2]) < 1e-4 * max(1.0, abs(fd)))
+    True
+    """
+    cache = []
+    yhat = gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise, _cache=cache)
+    Y = np.asarray(Y, dtype=float)
+    B = Y.shape[0]
+    r = yhat - Y[:, -1]
+    loss = float(np.mean(r * r))
+    dZ = np.zeros_like(cache[0][0])
+    dZ[:, -1, -1] = 2.0 * r / B
+    gK, gV = [None] * len(cache), [None] * len(cache)
+    for k in reversed(range(len(cache))):
+        Z, Q, A, V, M = cache[k]
+        D = Z.shape[2]
+        dV = A.transpose(0, 2, 1) @ dZ                 # dO = dZ (residual)
+        dS = (dZ @ V.transpose(0, 2, 1)) * M
+        dQ = dS @ Z
+        gV[k] = dV.reshape(-1, D).T @ Z.reshape(-1, D)
+        gK[k] = dQ.reshape(-1, D).T @ Z.reshape(-1, D)
+        dZ = dZ + dS.transpose(0, 2, 1) @ Q + dQ @ np.asarray(W_KQs[k], float) + dV @ np.asarray(W_Vs[k], float)
+    return loss, gK, gV
 
 
 def _check_Y(Y, s):
@@ -137,13 +238,23 @@ def attention_predict(W_QK, W_V, Y) -> np.ndarray:
     r""":math:`\hat y_T`: entry :math:`(s+1, T-s)` of :math:`T_\theta(Y_0)` for each row of ``Y``
     (shape (B, T)); ``s`` is read from the weights' shape ``(s+1, s+1)``.
 
+    Only the query column of the forward pass is formed (the same products as
+    :func:`attention_forward` restricted to that column), so memory grows like B·T, not B·T².
+
     >>> Y = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
     >>> attention_predict(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)
     array([26.66666667])
+    >>> W, V = np.random.default_rng(0).standard_normal((2, 3, 3)); Y = np.random.default_rng(1).standard_normal((4, 9))
+    >>> bool(np.allclose(attention_predict(W, V, Y), attention_forward(W, V, token_matrix(Y, 2))[:, 2, -1]))
+    True
     """
     W_QK, W_V, s = _check_weights(W_QK, W_V)
     Y0 = token_matrix(Y, s)
-    return attention_forward(W_QK, W_V, Y0)[:, s, -1]
+    n = Y0.shape[2] - 1
+    q = Y0[:, :, -1]                                                        # query column
+    right = np.einsum("bjn,jk,bk->bn", Y0[:, :, :-1], W_QK, q)             # (Y0ᵀ W_QK Y0)[:n, query], M drops the query
+    left = np.einsum("j,bjn->bn", W_V[s], Y0[:, :, :-1])                   # row s+1 of W_V Y0 M
+    return q[:, s] + np.einsum("bn,bn->b", left, right) / n
 
 
 def _gram_query(Y, s):

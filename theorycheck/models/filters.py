@@ -36,7 +36,8 @@ import numpy as np
 from ..validate import check_int, check_real
 from .dynamics import LDSBatch, lds_autocovariance
 
-__all__ = ["lms_errors", "rls_errors", "kalman_errors", "kalman_one_step_mse", "oracle_ar_mse",
+__all__ = ["lms_errors", "rls_errors", "kalman_errors", "lms_reference_errors", "rls_direct_errors",
+           "kalman_one_step_mse", "oracle_ar_mse",
            "steady_state_closed_loop_radius", "check_streams"]
 
 
@@ -101,11 +102,13 @@ def rls_errors(X, Y, beta, delta=1.0):
     return E
 
 
-def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0):
+def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=False):
     r"""A priori squared errors of the Kalman filter for the true AR(1) model (Bayes-optimal).
 
     State :math:`w_t=\gamma w_{t-1}+e_t`, observation :math:`y_t=x_t^\top w_t+\varepsilon_t`;
-    prior :math:`w_0\sim\mathcal N(0,\sigma_w^2I)`.
+    prior :math:`w_0\sim\mathcal N(0,\sigma_w^2I)`. With ``return_variance`` also returns the
+    filter's own predicted innovation variances :math:`S_t=x_t^\top P_{t|t-1}x_t+\sigma^2` (same
+    shape): for the true model :math:`E[e_t^2]=E[S_t]` exactly (a consistency check of the filter).
 
     >>> X = np.ones((1, 1, 1)); Y = np.full((1, 1), 2.0)
     >>> kalman_errors(X, Y, 1.0, 1.0, 0.0)[:, 0].tolist()
@@ -120,6 +123,7 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0):
     m = np.zeros((R, d))
     P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
     E = np.empty((T, R))
+    SV = np.empty((T, R))
     I = np.eye(d)
     for t in range(T):
         m = gamma * m
@@ -129,10 +133,59 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0):
         E[t] = e * e
         Px = np.einsum("rij,rj->ri", P, x)
         S = np.einsum("ri,ri->r", x, Px) + noise
+        SV[t] = S
         k = Px / np.where(S > 0, S, 1.0)[:, None]
         m = m + k * e[:, None]
         P = P - k[:, :, None] * Px[:, None, :]
         P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    return (E, SV) if return_variance else E
+
+
+def lms_reference_errors(X, Y, mu):
+    r"""LMS written out run by run (a plain loop over scalars and vectors, no batching): the
+    reference against which the batched :func:`lms_errors` is checked. Use on a few short streams.
+
+    >>> X = np.ones((3, 1, 1)); Y = np.ones((3, 1))
+    >>> lms_reference_errors(X, Y, 0.5)[:, 0].tolist()
+    [1.0, 0.25, 0.0625]
+    """
+    X, Y = check_streams(X, Y)
+    mu = check_real("mu", mu, 0.0, low_open=True)
+    T, R, d = X.shape
+    E = np.empty((T, R))
+    for r in range(R):
+        w = np.zeros(d)
+        for t in range(T):
+            e = float(Y[t, r] - X[t, r] @ w)
+            E[t, r] = e * e
+            w = w + mu * e * X[t, r]
+    return E
+
+
+def rls_direct_errors(X, Y, beta, delta=1.0):
+    r"""A priori errors of the exponentially weighted least-squares estimate computed *directly*:
+    :math:`\hat w_{t-1}=\arg\min_w\sum_{s<t}\beta^{t-1-s}(y_s-w^\top x_s)^2+\delta\beta^{t-1}\|w\|^2`
+    (a linear solve per step) — the quantity the RLS recursion :func:`rls_errors` computes
+    recursively (same ``beta``, :math:`P_0=I/\delta`). A reference for short streams.
+
+    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
+    >>> rls_direct_errors(X, Y, 1.0)[:, 0].tolist()
+    [1.0, 0.25]
+    """
+    X, Y = check_streams(X, Y)
+    beta = check_real("beta", beta, 0.0, 1.0, low_open=True)
+    delta = check_real("delta", delta, 0.0, low_open=True)
+    T, R, d = X.shape
+    E = np.empty((T, R))
+    for r in range(R):
+        G = delta * np.eye(d)
+        b = np.zeros(d)
+        for t in range(T):
+            w = np.linalg.solve(G, b)
+            e = float(Y[t, r] - X[t, r] @ w)
+            E[t, r] = e * e
+            G = beta * G + np.outer(X[t, r], X[t, r])
+            b = beta * b + Y[t, r] * X[t, r]
     return E
 
 

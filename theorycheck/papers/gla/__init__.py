@@ -1,13 +1,20 @@
 """Paper 000 — "Learning to Adapt: In-Context Learning Beyond Stationarity" (GLA under AR(1) drift).
 
 Seed summary: ``seed.txt`` (``000_857c27448556efc7.txt``). Claims, in seed order:
-:mod:`theorycheck.papers.gla.claims`; mathematics: :mod:`theorycheck.gla`; models:
+:mod:`theorycheck.papers.gla.claims` (lines 13–57) and :mod:`theorycheck.papers.gla.experiments`
+(lines 58–89); shared computations: :mod:`.fixtures`; conventions, stated and chosen values, sizes:
+:mod:`.settings`; mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.gla`; models:
 :mod:`theorycheck.models`; derivation: ``theorycheck.derivations.gla_loss``.
 """
 from ..api import Paper
 from . import claims as _claims
+from . import experiments as _experiments  # noqa: F401  (registers lines 58–89 after lines 13–57)
+from .registry import claims as _registry
+from .settings import CONVENTIONS, sizes
 
 PAPER = Paper(key="gla", seed_id="000", title="Learning to Adapt: In-Context Learning Beyond Stationarity",
               package=__name__, seed="seed.txt", seed_name="000_857c27448556efc7.txt",
-              conventions=_claims.CONVENTIONS, claims=_claims.claims, parameters=_claims.sizes,
+              conventions=CONVENTIONS, claims=_registry, parameters=sizes,
               derivations=("theorycheck.derivations.gla_loss",), mutants="theorycheck.papers.gla.mutants")
+
+assert _claims.claims is _registry

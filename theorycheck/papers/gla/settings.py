@@ -1,0 +1,110 @@
+"""Paper 000: conventions, the values the seed states, the values the toolkit chooses, run sizes.
+
+Everything here is declared before any data are computed. Values the seed states go into a
+claim's ``scope``; values the seed leaves open and the toolkit chooses go into ``chosen`` (so a
+failure under them is "not reproduced", never "refuted").
+"""
+from __future__ import annotations
+
+CONVENTIONS = [
+    ("C1", "Model (seed line 44): $w_0\\sim N(0,\\sigma_w^2 I_d)$; $w_i=\\gamma w_{i-1}+e_i$, "
+           "$e_i\\sim N(0,\\sigma_e^2 I_d)$ for $i=1..n+1$; $x_i\\sim N(0,\\Lambda)$; $y_i=\\langle w_i,x_i\\rangle$. "
+           "The seed's model has no label noise; where the toolkit adds $\\varepsilon_i$ with variance "
+           "$\\sigma^2$ (`noise`) it says so. $\\sigma_w^2,\\sigma_e^2$ are free (the law of $w_i$ is stationary only "
+           "if $\\sigma_w^2=\\sigma_e^2/(1-\\gamma^2)$, the 'stationary normalisation')."),
+    ("C2", "Tokens $z_i=(x_i,y_i)$, $i\\le n$, form the prompt; the query is $z_{n+1}=(x_{n+1},0)$. The GLA "
+           "weight on token $i$ is $\\lambda^{n+1-i}$ and the sum includes the query token $i=n+1$; "
+           "$W_{KQ}=W_K^\\top W_Q$."),
+    ("C3", "Full parameters: $W_V$ last row $(u^\\top,v)$, $W_{KQ}[:,:d]=[A;b^\\top]$; "
+           "$\\hat y=x_{n+1}^\\top\\Gamma h+T_1+T_2$ with $\\Gamma=vA^\\top+bu^\\top$, "
+           "$h=\\sum_{i\\le n}\\lambda^{n+1-i}y_ix_i$. Reduced parameters: $u=b=0$, $\\Gamma=vA^\\top$."),
+    ("C4", "Loss: population MSE $E[(\\hat y-y_{n+1})^2]$, NOT halved. 'Train error' at a fixed λ = its "
+           "minimum over the parameters; 'test error' = the MSE of the train-optimal parameters on fresh prompts "
+           "(of the training law unless a train/test shift is named)."),
+    ("C5", "Monte Carlo: every random stream is seeded by the run seed and the claim/fixture name; SEs of "
+           "means of squared errors are batch means (df = batches − 1, Student t); paired designs (common "
+           "random numbers) estimate differences from per-prompt or per-run differences."),
+    ("C6", "Adaptive filters (LMS step μ, RLS forgetting β with $P_0=I$, Kalman with the true parameters): "
+           "a priori one-step-ahead squared error, averaged per run over positions $t=T/2+1..T$; μ and β "
+           "tuned on separate scan streams, then evaluated on fresh streams shared by all methods."),
+    ("C7", "Values the seed does not state and the toolkit chooses (listed as `chosen` wherever used): "
+           "$\\sigma_w^2=1$, $\\sigma_e^2=0.01$ (σ_e/σ_w = 0.1) for the experiments, no label noise; filter "
+           "dimension d = 10; LMS/RLS grids; multi-layer architecture and training protocol (C8); "
+           "initialisations."),
+    ("C8", "Multi-layer GLA (toolkit construction): a residual stack of GLA layers, layer ℓ maps every "
+           "position j to $z_j+W_V^\\ell\\sum_{i\\le j}(1-\\lambda)\\lambda^{j-i}z_iz_i^\\top W_{KQ}^\\ell z_j$; the "
+           "prediction is the query's label slot after the last layer; Adam (cosine-decayed step) on fresh batches of "
+           "256 prompts of the training law, then Armijo gradient descent on a fixed training set "
+           "(theorycheck.gla.train_gla_stack), best of 3 initialisations by final training loss; "
+           "train error = MSE on that set, test error = MSE on fresh prompts."),
+    ("C9", "Gradient flows integrate the exact population loss (scipy LSODA, rtol 1e-10). Structured "
+           "initialisation (the toolkit's reading of Assumption 1, as in Zhang–Frei–Bartlett): $v(0)=\\sigma$, "
+           "$A(0)=\\sigma I/\\sqrt d$, $u=b=0$; random initialisation: i.i.d. Gaussian entries; σ relative to "
+           "$\\|\\Gamma^*\\|_F^{1/2}$."),
+]
+
+# ------------------------------------------------------------------ stated by the seed
+D_EXP, N_EXP = 10, 100                 # line 57: single-layer GLA experiments, d = 10, n = 100
+T_FILTER = 1000                        # line 58: sequence length 1000
+RUNS_FILTER_PAPER = 10_000             # line 58: 10,000 Monte Carlo runs
+GAMMA_FILTER = (0.8, 0.975)            # lines 58, 72
+GAMMA_DEPTH = 0.95                     # line 65
+LAM_MULTI = 0.85                       # line 66: multi-layer λ = 0.85
+GAMMAS_EXP = (0.5, 0.8, 0.9, 0.95, 0.975, 0.99)   # γ grid of the synthetic experiments (0.8..0.975 named)
+
+# ------------------------------------------------------------------ chosen by the toolkit (C7)
+SW2, SE2 = 1.0, 0.01
+CHOSEN_SIGMAS = {"sigma_w2": SW2, "sigma_e2": SE2, "label_noise": 0.0}
+D_STACK, N_STACK = 3, 20               # multi-layer experiments (C8)
+STACK_INIT = 0.1
+STACK_ADAM_LR = 0.02
+STACK_GD_LR = 0.05
+STACK_BATCH = 256                      # fresh prompts per Adam step
+STACK_RESTARTS = 3                     # independent initialisations; the lowest final training loss is kept
+MUS_QUICK = (0.0005, 0.002, 0.01, 0.03, 0.05, 0.08, 0.12)
+BETAS_QUICK = (0.8, 0.85, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
+MUS_FULL = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+BETAS_FULL = (0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995, 0.999, 1.0)
+
+
+def noise_free_grid():
+    """The seed's own model (no label noise) over its free parameters, drift present, n ≥ 2:
+    γ ∈ {0.5, 0.9, 0.99, 1}, n ∈ {2, 10, 100}, d ∈ {1, 10}, (σ_w², σ_e²) ∈ {(1, 1−γ²), (1, 10⁻⁴),
+    (1, 10⁻²), (0, 10⁻²), (100, 10⁻²)} and (1, 0) when γ < 1."""
+    out = []
+    for g in (0.5, 0.9, 0.99, 1.0):
+        for n in (2, 10, 100):
+            for d in (1, 10):
+                for sw2, se2 in ((1.0, 1 - g * g), (1.0, 0.0), (1.0, 1e-4), (1.0, 0.01), (0.0, 0.01), (100.0, 0.01)):
+                    if se2 == 0.0 and g == 1.0:          # no drift at all: the stationary setting, outside
+                        continue
+                    out.append({"gamma": g, "n": n, "d": d, "sigma_w2": sw2, "sigma_e2": se2})
+    return out
+
+
+NOISE_FREE_SCOPE = ("the seed's model (no label noise) on the grid γ ∈ {0.5, 0.9, 0.99, 1}, n ∈ {2, 10, 100}, "
+                    "d ∈ {1, 10}, (σ_w², σ_e²) ∈ {(1, 1−γ²), (1, 0), (1, 1e-4), (1, 1e-2), (0, 1e-2), (100, 1e-2)}, "
+                    "drift present (exact)")
+
+
+def sizes(ctx) -> dict:
+    """Run sizes (shown in the report)."""
+    q = ctx.quick
+    return {
+        "mc_prompts": 4000 if q else 40000,                # Monte Carlo prompts per setting
+        "mc_batches": 40,                                  # batch means
+        "filter_runs_scan": 100 if q else 2000,
+        "filter_runs_eval": 300 if q else RUNS_FILTER_PAPER,
+        "filter_T": T_FILTER,
+        "kalman_runs": 1000 if q else 10000,
+        "stack_depths": (1, 2, 3),
+        "stack_train": 600 if q else 1000,
+        "stack_test": 2000 if q else 10000,
+        "stack_adam_steps": 250 if q else 1000,
+        "stack_gd_steps": 100 if q else 400,
+        "landscape_seeds": 2 if q else 4,
+        "landscape_scales": (0.3,) if q else (0.01, 0.3, 1.0),
+        "landscape_dims": (2, 3),
+        "chosen": CHOSEN_SIGMAS,
+        "experiment_d": D_EXP, "experiment_n": N_EXP,
+    }
