@@ -170,3 +170,13 @@ def test_report_check_fails_after_a_source_edit_in_a_copy(tmp_path):
     src.write_text(src.read_text() + "\n# an edit\n")
     r = subprocess.run([sys.executable, "-c", check, str(out)], cwd=copy, capture_output=True, text=True)
     assert r.returncode == 1 and "sources of theorycheck changed" in r.stderr
+
+
+def test_first_80_lines_name_every_claim_not_plainly_confirmed():
+    from theorycheck.report.common import plainly_confirmed
+    led = _ledger()
+    led.claims[2].subclaims[0].chosen = {"sigma_w2": 1.0}           # a confirmation resting on a toolkit choice
+    head = "\n".join(markdown_report(led, {}).splitlines()[:80])
+    for c in led.claims:
+        assert (c.id in head) == (not plainly_confirmed(c)), c.id
+    assert "with a caveat" in head and "sigma_w2" in head

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..claims import CONFIRMED, VERDICTS, clean_evidence
 
-__all__ = ["BADGE", "LEGEND", "summary_items", "data_files", "write_if_changed", "md_cell", "claim_anchor",
+__all__ = ["BADGE", "LEGEND", "summary_items", "caveat", "plainly_confirmed", "data_files", "write_if_changed", "md_cell", "claim_anchor",
            "VERDICT_ORDER", "extra_findings", "fmt_setting"]
 
 BADGE = {"confirmed": "✅ confirmed", "refuted": "❌ refuted", "inconsistent": "⚠️ inconsistent",
@@ -45,9 +45,20 @@ def claim_anchor(cid: str) -> str:
     return cid
 
 
+def caveat(c) -> str:
+    """Why a confirmed claim is confirmed only with a caveat ('' if plainly confirmed)."""
+    if any(s.chosen for s in c.subclaims):
+        names = sorted({k for s in c.subclaims for k in s.chosen})
+        return "confirmed under the toolkit's choices for what the source leaves open (" + ", ".join(names) + ")"
+    if any(s.reading for s in c.subclaims):
+        return "confirmed under every reading of an ambiguous sentence"
+    return ""
+
+
 def plainly_confirmed(c) -> bool:
-    """Confirmed without caveat: every sub-claim confirmed and no reading / scope restriction noted."""
-    return c.verdict == CONFIRMED and not c.withheld and all(s.verdict == CONFIRMED for s in c.subclaims)
+    """Confirmed without caveat: every sub-claim confirmed, none resting on toolkit choices or readings."""
+    return (c.verdict == CONFIRMED and not c.withheld and all(s.verdict == CONFIRMED for s in c.subclaims)
+            and not caveat(c))
 
 
 def summary_items(led) -> list:

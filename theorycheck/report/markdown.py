@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
-from .common import BADGE, LEGEND, extra_findings, fmt_setting, md_cell, summary_items
+from .common import BADGE, LEGEND, caveat, extra_findings, fmt_setting, md_cell, summary_items
 
 __all__ = ["markdown_report", "markdown_index"]
 
@@ -26,8 +26,9 @@ def _banner(led) -> list[str]:
 
 
 def _finding_line(c, s) -> str:
-    line = (f"- {BADGE[c.verdict]} — [{md_cell(c.title)}](#{c.id}) (seed lines {c.lines[0]}–{c.lines[1]}): "
-            f"{c.reason}")
+    cav = caveat(c) if c.verdict == "confirmed" else ""
+    line = (f"- {BADGE[c.verdict]}{' (with a caveat)' if cav else ''} — [{md_cell(c.title)}](#{c.id}) (seed lines "
+            f"{c.lines[0]}–{c.lines[1]}): {c.reason}" + (f" Caveat: {cav}." if cav else ""))
     if s is not None and c.verdict is not None and len(c.subclaims) > 1:
         line += f" Decisive: *{s.statement}* — {s.reason}"
     elif s is not None and c.verdict is not None:
@@ -199,7 +200,8 @@ def markdown_report(led, files: dict | None = None) -> str:
         + (f", {cnt['withheld']} withheld" if cnt["withheld"] else "") + ".", ""]
     items = summary_items(led)
     if items:
-        L += ["Every claim that is not plainly confirmed, worst first:", ""]
+        L += ["Every claim that is not plainly confirmed (including confirmations that rest on the toolkit's own "
+              "choices), worst first:", ""]
         L += [_finding_line(c, s) for c, s in items] + [""]
     else:
         L += ["Every claim is confirmed in its stated scope.", ""]
