@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Estimate", "as_estimate"]
+__all__ = ["Estimate", "as_estimate", "joint_test"]
 
 
 @dataclass(frozen=True)
@@ -135,3 +135,45 @@ def as_estimate(x, name: str = "x") -> Estimate:
     if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool):
         return Estimate.exact(check_real(name, x))
     raise ParameterTypeError(f"{name} must be an Estimate, a MeanEstimate or a number, got {type(x).__name__}")
+
+
+def joint_test(means, exact, cov=None, ses=None, df=None) -> dict:
+    r"""One joint test of a vector of estimates against exact values: :math:`T^2=\Delta^\top\Sigma^{-1}\Delta`
+    with :math:`\chi^2_k` (``df`` None) or the Hotelling :math:`F_{k,df-k+1}` law. ``cov`` is the covariance of
+    the estimated means; ``ses`` alone means independent components. Returns
+    ``{"means", "exact", "cov", "t2", "p", "law", "k"}`` (arrays validated, errors name the parameter).
+
+    >>> round(joint_test([1.01, 2.99], [1.0, 3.0], ses=[0.01, 0.02])["t2"], 2)
+    1.25
+    """
+    from scipy import stats
+    from ..validate import check_array
+    m_ = check_array("means", means, min_size=1).ravel()
+    e_ = check_array("exact", exact, min_size=1).ravel()
+    if m_.shape != e_.shape:
+        raise ValueError("means and exact must be vectors of the same length")
+    if np.any(np.abs(m_) > 1e150) or np.any(np.abs(e_) > 1e150):
+        raise ValueError("means and exact must be below 1e150 in magnitude (rescale the components)")
+    if cov is None:
+        if ses is None:
+            raise ValueError("give cov (covariance of the means) or ses (independent components)")
+        s_ = check_array("ses", ses).ravel()
+        if s_.shape != m_.shape or np.any(s_ <= 0) or np.any(s_ > 1e150):
+            raise ValueError("ses must be positive, below 1e150 and as long as means")
+        cov = np.diag(s_ ** 2)
+    k = m_.size
+    cov = check_array("cov", cov, ndim=2, shape=(k, k))
+    d = m_ - e_
+    try:
+        t2 = float(d @ np.linalg.solve(cov, d))
+    except np.linalg.LinAlgError:
+        raise ValueError("cov must be positive definite") from None
+    if not math.isfinite(t2):
+        raise ValueError("means, exact and cov give a non-finite statistic (overflow); rescale the components")
+    if df is not None and df - k + 1 > 0:
+        p = float(stats.f.sf(t2 * (df - k + 1) / (df * k), k, df - k + 1))
+        law = f"Hotelling T² (F with {k}, {df - k + 1} df)"
+    else:
+        p = float(stats.chi2.sf(t2, k))
+        law = f"χ² with {k} df"
+    return {"means": m_, "exact": e_, "cov": cov, "t2": t2, "p": p, "law": law, "k": k}

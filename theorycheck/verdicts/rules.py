@@ -59,7 +59,7 @@ from scipy import stats
 
 from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, REFUTED, UNDERSPECIFIED, SubClaim)
 from ..validate import ParameterTypeError, check_array, check_choice, check_real, check_str
-from .estimate import Estimate, as_estimate
+from .estimate import Estimate, as_estimate, joint_test
 
 __all__ = ["identity", "inequality", "search", "agreement", "equivalence", "reproduction", "superiority", "difference",
            "joint_agreement", "asymptotic", "shape", "consistency", "underspecified",
@@ -510,35 +510,9 @@ def joint_agreement(statement: str, means, exact, cov=None, *, ses=None, n: int 
     """
     c = _common(kw)
     statement = check_str("statement", statement)
-    m_ = check_array("means", means, min_size=1).ravel()
-    e_ = check_array("exact", exact, min_size=1).ravel()
-    if m_.shape != e_.shape:
-        raise ValueError("means and exact must be vectors of the same length")
-    if cov is None:
-        if ses is None:
-            raise ValueError("give cov (covariance of the means) or ses (independent components)")
-        s_ = check_array("ses", ses).ravel()
-        if s_.shape != m_.shape or np.any(s_ <= 0) or np.any(s_ > 1e150):
-            raise ValueError("ses must be positive, below 1e150 and as long as means")
-        cov = np.diag(s_ ** 2)
-    cov = check_array("cov", cov, ndim=2)
-    k = m_.size
-    if cov.shape != (k, k):
-        raise ValueError(f"cov must be {k}x{k}, got {cov.shape}")
+    jt = joint_test(means, exact, cov, ses, df)
+    m_, e_, cov, t2, p_against, law, k = (jt[x] for x in ("means", "exact", "cov", "t2", "p", "law", "k"))
     d = m_ - e_
-    try:
-        t2 = float(d @ np.linalg.solve(cov, d))
-    except np.linalg.LinAlgError:
-        raise ValueError("cov must be positive definite") from None
-    if not math.isfinite(t2):
-        raise ValueError("means, exact and cov give a non-finite statistic (overflow); rescale the components")
-    if df is not None and df - k + 1 > 0:
-        fstat = t2 * (df - k + 1) / (df * k)
-        p_against = float(stats.f.sf(fstat, k, df - k + 1))
-        law = f"Hotelling T² (F with {k}, {df - k + 1} df)"
-    else:
-        p_against = float(stats.chi2.sf(t2, k))
-        law = f"χ² with {k} df"
     se = np.sqrt(np.diag(cov))
     ms = np.array([_margin("margin", margin, x, relative) for x in e_])
     p_for = max(_tost(float(di), float(si), float(mi), df) for di, si, mi in zip(d, se, ms))

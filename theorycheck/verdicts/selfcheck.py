@@ -27,7 +27,7 @@ from scipy import stats
 
 from ..claims import SelfCheck
 from ..validate import check_array, check_real, check_str
-from .estimate import as_estimate
+from .estimate import as_estimate, joint_test
 
 __all__ = ["agreement", "identity", "components"]
 
@@ -71,29 +71,7 @@ def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **d
 def components(name: str, means, exact, cov=None, *, ses=None, n: int | None = None, df=None, **details) -> SelfCheck:
     """A vector of estimates vs exact values: one joint χ² (or Hotelling F when ``df`` given) test."""
     name = check_str("name", name)
-    m_ = check_array("means", means, min_size=1).ravel()
-    e_ = check_array("exact", exact, min_size=1).ravel()
-    if m_.shape != e_.shape:
-        raise ValueError("means and exact must be vectors of the same length")
-    if np.any(np.abs(m_) > 1e150) or np.any(np.abs(e_) > 1e150):
-        raise ValueError("means and exact must be below 1e150 in magnitude (rescale the components)")
-    if cov is None:
-        if ses is None:
-            raise ValueError("give cov or ses")
-        s_ = check_array("ses", ses).ravel()
-        if s_.shape != m_.shape or np.any(s_ <= 0) or np.any(s_ > 1e150):
-            raise ValueError("ses must be positive, below 1e150 and as long as means")
-        cov = np.diag(s_ ** 2)
-    cov = check_array("cov", cov, ndim=2, shape=(m_.size, m_.size))
-    k = m_.size
-    d = m_ - e_
-    try:
-        t2 = float(d @ np.linalg.solve(cov, d))
-    except np.linalg.LinAlgError:
-        raise ValueError("cov must be positive definite") from None
-    if df is not None and df - k + 1 > 0:
-        p = float(stats.f.sf(t2 * (df - k + 1) / (df * k), k, df - k + 1))
-    else:
-        p = float(stats.chi2.sf(t2, k))
+    jt = joint_test(means, exact, cov, ses, df)
+    d, cov, t2, p, k = jt["means"] - jt["exact"], jt["cov"], jt["t2"], jt["p"], jt["k"]
     details.update({"components": int(k), "max_abs_component_t": float(np.max(np.abs(d / np.sqrt(np.diag(cov)))))})
     return SelfCheck(name, "agreement", statistic=t2, statistic_name="T²", p_value=p, n=n, df=df, details=details)
