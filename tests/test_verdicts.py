@@ -275,3 +275,15 @@ def test_inequality_explanation_counts_violations():
     s = rules.inequality("x < 1", [0.5, 2.0, 3.0], "<", 1.0)
     _finalize(_claim(s))
     assert "fails at 2 of 3 point(s)" in s.reason
+
+
+def test_identical_samples_are_exact_and_selfcheck_inequality():
+    e = Estimate.from_samples([0.5] * 10)
+    assert e.se == 0.0 and e.exact_value
+    c = selfcheck.inequality("bound", [1.0, 2.0], ">=", 1.0)
+    assert c.passed and selfcheck.inequality("bound", [0.5], ">=", 1.0).passed is False
+
+
+def test_superiority_margin_relative_to_a_reference():
+    s = rules.superiority("A beats B by 1 % of L", Estimate(0.02, 0.001, 50, 49), margin=0.01, relative_to=1.5)
+    assert s.margin == pytest.approx(0.015) and s.details["relative_margin"] == {"fraction": 0.01, "of": 1.5}

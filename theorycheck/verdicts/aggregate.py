@@ -130,7 +130,10 @@ def aggregate(claim: Claim) -> str:
         for s in subs:
             if s.scope and s.scope not in scopes:
                 scopes.append(s.scope)
-        claim.scope = "; ".join(scopes) if scopes else None
+        if len(scopes) > 3:
+            claim.scope = f"{len(scopes)} settings — see each sub-claim's scope"
+        else:
+            claim.scope = "; ".join(scopes) if scopes else None
     return claim.verdict
 
 

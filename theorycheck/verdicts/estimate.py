@@ -66,6 +66,8 @@ class Estimate:
             raise ValueError(f"samples must hold at least 2 values for a standard error, got {x.size}")
         if not np.all(np.isfinite(x)):
             raise ValueError("samples contain NaN or inf")
+        if np.ptp(x) == 0:          # identical samples: the value is exact (no rounding-level pseudo-SE)
+            return cls(float(x[0]), 0.0, int(x.size), None, label)
         return cls(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), int(x.size), int(x.size - 1), label)
 
     @classmethod

@@ -435,7 +435,8 @@ def reproduction(statement: str, estimate, stated: str, *, model_margin: float =
     return sc
 
 
-def superiority(statement: str, difference, *, margin: float = 0.0, **kw) -> SubClaim:
+def superiority(statement: str, difference, *, margin: float = 0.0, relative_to: float | None = None,
+                **kw) -> SubClaim:
     r""""A beats B": the estimated difference (oriented so that the claim means difference > margin).
 
     Hypotheses: *for* — :math:`\delta \le m` vs :math:`\delta > m` (one-sided t, small p
@@ -443,7 +444,8 @@ def superiority(statement: str, difference, *, margin: float = 0.0, **kw) -> Sub
     direction, small p refutes). Declared margin ``m`` (default 0). For paired designs pass the
     estimate of the paired differences (common random numbers). Exact differences (se = 0) decide
     deterministically. ``details['mdd80']`` is the smallest true margin excess detected with 80 %
-    power at the unadjusted α.
+    power at the unadjusted α. ``relative_to``: the margin is ``margin × |relative_to|`` (a declared fraction
+    of a reference level, e.g. 0.1 % of the loss).
 
     >>> from theorycheck.verdicts.estimate import Estimate
     >>> s = superiority("GLA beats LMS", Estimate(0.02, 0.004, 10_000, 9_999))
@@ -454,6 +456,10 @@ def superiority(statement: str, difference, *, margin: float = 0.0, **kw) -> Sub
     statement = check_str("statement", statement)
     est = as_estimate(difference, "difference")
     m = check_real("margin", margin)
+    if relative_to is not None:
+        ref = check_real("relative_to", relative_to)
+        c["details"]["relative_margin"] = {"fraction": m, "of": ref}
+        m = m * abs(ref)
     _scale_ok(margin=m, difference=abs(est.mean) + est.se)
     if est.se == 0:
         sc = SubClaim(statement, "superiority", estimate=est.mean, target=m, margin=m,

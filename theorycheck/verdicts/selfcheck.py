@@ -29,7 +29,7 @@ from ..claims import SelfCheck
 from ..validate import check_array, check_real, check_str
 from .estimate import as_estimate, joint_test
 
-__all__ = ["agreement", "identity", "components"]
+__all__ = ["agreement", "identity", "inequality", "components"]
 
 
 def agreement(name: str, estimate, exact: float, **details) -> SelfCheck:
@@ -66,6 +66,21 @@ def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **d
     details["tolerance"] = tol
     return SelfCheck(name, "identity", passed=err <= tol, statistic=err, statistic_name="max |lhs - rhs|",
                      n=int(a.size), details=details)
+
+
+def inequality(name: str, lhs, op: str, rhs, **details) -> SelfCheck:
+    """An exact inequality between two of our routes (``op`` in ``<, <=, >, >=``; arrays: everywhere),
+    e.g. "no realisable weights beat the unconstrained bound"."""
+    from ..validate import check_choice
+    name = check_str("name", name)
+    ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+    check_choice("op", op, tuple(ops))
+    a, b = np.broadcast_arrays(check_array("lhs", lhs), check_array("rhs", rhs))
+    holds = ops[op](a, b)
+    slack = (b - a) if op in ("<", "<=") else (a - b)
+    details.update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size)})
+    return SelfCheck(name, "identity", passed=bool(np.all(holds)), statistic=float(np.min(slack)) if slack.size else 0.0,
+                     statistic_name="smallest slack (positive = holds)", n=int(holds.size), details=details)
 
 
 def components(name: str, means, exact, cov=None, *, ses=None, n: int | None = None, df=None, **details) -> SelfCheck:
