@@ -39,6 +39,16 @@ and :math:`q` the query column, :math:`\hat y_T = v^\top G\,W_{QK}\,q`: only the
 :math:`w^* = (T-2)E[y_{T-1}y_TS]/E[y_{T-1}^2S^2]`, :math:`S=\sum_{i=1}^{T-2}y_iy_{i+1}`,
 expectations over noise *and* system prior (a ratio of expectations).
 
+*Helpers of the paper's claims* (reusable): :func:`wqk_star_batch_mc` (the simulated model's best
+scalar, per batch, for batch-means standard errors), :func:`exact_halved_loss` /
+:func:`exact_loss_gradient` (population loss of any weights from exact feature moments),
+:func:`gd_step_weights` / :func:`best_gd_step` (standard one-step GD realised by the layer),
+:func:`coefficient_inertia` (realisability of effective coefficients), :func:`support_jaccard` /
+:func:`offpattern_energy` (distance of trained weights from the Lemma 4.1 class), :func:`ar_gaps` /
+:func:`decay_exponents` (oracle AR(s) vs Kalman), and ``antithetic`` / ``systems`` options of
+:func:`stationarity_moments` (averages over finite centrally symmetric families).
+:class:`OneSidedDiagonalLDSPrior` is a control prior that is *not* centrally symmetric.
+
 Example
 -------
 >>> prior = DiagonalLDSPrior(d=1, a_max=0.9, sigma0=1.0, sigma_w=0.5, sigma_v=0.3)
@@ -58,13 +68,14 @@ from .montecarlo import MeanEstimate, ratio as mc_ratio, rngs
 from .models.attention import (_check_weights, _check_Y, _gram_query, attention_forward, attention_loss_and_grad,
                                attention_predict, effective_coefficients, token_matrix)
 from .models.dynamics import (SETTINGS, AnisotropicNoiseLDSPrior, DiagonalLDSPrior, LDSBatch, NonNormalLDSPrior,
-                              OrthogonalLDSPrior, _check_prior, lds_autocovariance, make_prior, simulate_lds)
+                              OneSidedDiagonalLDSPrior, OrthogonalLDSPrior, _check_prior, lds_autocovariance,
+                              make_prior, simulate_lds)
 from .models.filters import kalman_one_step_mse, oracle_ar_mse, steady_state_closed_loop_radius
 from .models.training import TrainResult, train_linear_attention
 from .validate import check_bool, check_choice, check_int, check_real
 
 __all__ = [
-    "LDSBatch", "DiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
+    "LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
     "NonNormalLDSPrior", "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds",
     "token_matrix", "attention_forward", "attention_predict", "attention_loss_and_grad",
     "effective_coefficients", "lag1_matrix", "exact_component_average", "stationarity_moments", "wqk_star_moments", "WqkStar", "wqk_star",
@@ -72,6 +83,8 @@ __all__ = [
     "TrainResult", "train_linear_attention", "parity_zero_pattern", "predicted_support",
     "jaccard_distance", "kalman_one_step_mse", "oracle_ar_mse", "pcg_quantities", "stationarity_rhs",
     "steady_state_closed_loop_radius", "sym_observations", "sym_token_matrix", "sym_attention_forward", "sym_ar_loss",
+    "wqk_star_batch_mc", "autocovariance_batch_mc", "feature_vector", "exact_halved_loss", "exact_loss_gradient", "gd_step_weights",
+    "best_gd_step", "coefficient_inertia", "support_jaccard", "offpattern_energy", "ar_gaps", "decay_exponents",
 ]
 
 
@@ -165,7 +178,7 @@ def _poly_prior_average(coef, a_max, sigma0, sigma_w, sigma_v):
 def _component_laws(prior):
     """Independent scalar components of y for priors with diagonal A, c = 1 and diagonal
     Sigma_w: list of (sigma_w_k, multiplicity); None when the components are not independent."""
-    if type(prior) is DiagonalLDSPrior:
+    if type(prior) in (DiagonalLDSPrior, OneSidedDiagonalLDSPrior):
         return [(prior.sigma_w, prior.d)]
     if type(prior) is AnisotropicNoiseLDSPrior:
         S = prior.Sigma_w
@@ -191,7 +204,8 @@ def _moment_functions(T):
 
 def _component_nodes(T, prior, laws):
     x, wts = np.polynomial.legendre.leggauss(3 * T + 2)
-    a = prior.a_max * x
+    lo, hi = prior.eigenvalue_interval
+    a = lo + (hi - lo) * (x + 1) / 2          # uniform law on [lo, hi]: weights wts / 2
     comps = []       # (X at the nodes (G,T,T) or None, mean (T,T), multiplicity)
     for sw, mult in laws:
         sysm = LDSBatch(a.reshape(-1, 1, 1), np.ones((a.size, 1)), np.full((a.size, 1, 1), sw ** 2),
@@ -222,6 +236,8 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
     with the polarisation :math:`\tilde F(X,X,Y)=[F(2X+Y)-F(2X)-2F(X+Y)+2F(X)+F(Y)]/6`. The
     one-dimensional averages over :math:`a_k\sim U[-a_{\max},a_{\max}]` use Gauss–Legendre with
     3T + 2 nodes, exact because every integrand is a polynomial of degree ≤ 6T in :math:`a_k`.
+    The eigenvalue law is uniform on the prior's ``eigenvalue_interval`` (:math:`[-a_{\max},a_{\max}]`,
+    or :math:`[0,a_{\max}]` for the one-sided control prior :class:`OneSidedDiagonalLDSPrior`).
     """
     T = check_int("T", T, minimum=1)
     laws = _component_laws(_check_prior(prior))
@@ -377,8 +393,13 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
                 break
     Nall, Dall = np.concatenate(Ns), np.concatenate(Ds)
     est = mc_ratio(Nall, Dall)
+    # per-batch ratios (T-2) mean(N_b)/mean(D_b): for a batch-means standard error (heavy-tailed
+    # per-system moments make the delta-method SE of the whole sample unreliable)
+    batch_ratios = [(T - 2) * float(np.mean(n_)) / float(np.mean(d_)) for n_, d_ in zip(Ns, Ds)
+                    if n_.size == batch]
     return WqkStar((T - 2) * est.mean, (T - 2) * est.se, Nall.size, "rao-blackwell", T,
-                   float(Nall.mean()), float(Dall.mean()), {"seed": seed, "batch": batch})
+                   float(Nall.mean()), float(Dall.mean()), {"seed": seed, "batch": batch,
+                                                            "batch_ratios": batch_ratios})
 
 
 def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int = 0) -> MeanEstimate:
@@ -518,7 +539,7 @@ def jaccard_distance(a, b) -> float:
 
 
 # ----------------------------------------------------------------------------- PCG reading
-def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P") -> dict:
+def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residual") -> dict:
     r"""Reconstruction of the seed's Eqs. 16–18 for trained AR(s) weights, per sequence.
 
     Block structure (Eq. 16): :math:`G=\frac1n\sum_iz_iz_i^\top=\begin{pmatrix}H&-g_0\\-g_0^\top&\gamma
@@ -538,8 +559,13 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P") -> dict:
     ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`). ``preconditioner`` chooses the matrix applied
     to residuals in the PCG steps: ``"P"`` (Eq. 18 as written), ``"PT"`` (:math:`P^\top`) or ``"Psym"``
     (:math:`(P+P^\top)/2`) — the seed does not say how a non-symmetric P enters PCG.
+    ``init`` is the first conjugate direction: ``"residual"`` (standard PCG, :math:`d_0=z_0`,
+    Fletcher–Reeves :math:`\beta`) or ``"q"`` (the seed's variant "conjugate direction initialised
+    at q": :math:`d_0=q`, then :math:`d_1=z_1+\beta d_0` made H-conjugate to :math:`d_0`,
+    :math:`\beta=-z_1^\top Hd_0/d_0^\top Hd_0`); exact line search in both.
     """
     check_choice("preconditioner", preconditioner, ("P", "PT", "Psym"))
+    check_choice("init", init, ("residual", "q"))
     W_QK, W_V, s = _check_weights(W_QK, W_V)
     Y = _check_Y(Y, s)
     G, q = _gram_query(Y, s)
@@ -560,22 +586,23 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P") -> dict:
     Pc = {"P": P, "PT": P.T, "Psym": 0.5 * (P + P.T)}[preconditioner]
     r0 = -g0
     z0 = r0 @ Pc.T
-    d0 = z0
+    d0 = z0 if init == "residual" else np.broadcast_to(qv, z0.shape).copy()
     Hd0 = np.einsum("bij,bj->bi", H, d0)
     def sdiv(a, b):       # a / b, 0 where b == 0 (PCG already converged)
         out = np.zeros_like(a)
         np.divide(a, b, out=out, where=np.abs(b) > 1e-300)
         return out
     rz0 = np.sum(r0 * z0, 1)
-    al0 = sdiv(rz0, np.sum(d0 * Hd0, 1))
+    dHd0 = np.sum(d0 * Hd0, 1)
+    al0 = sdiv(np.sum(r0 * d0, 1), dHd0)          # exact line search along d0 (= rz0 / d0'Hd0 when d0 = z0)
     w1 = al0[:, None] * d0
     r1 = r0 - al0[:, None] * Hd0
     z1 = r1 @ Pc.T
-    beta = sdiv(np.sum(r1 * z1, 1), rz0)
+    beta = sdiv(np.sum(r1 * z1, 1), rz0) if init == "residual" else -sdiv(np.sum(z1 * Hd0, 1), dHd0)
     d1 = z1 + beta[:, None] * d0
     Hd1 = np.einsum("bij,bj->bi", H, d1)
     rel = np.linalg.norm(r1, axis=1) <= 1e-12 * np.maximum(np.linalg.norm(r0, axis=1), 1e-300)
-    al1 = np.where(rel, 0.0, sdiv(np.sum(r1 * z1, 1), np.sum(d1 * Hd1, 1)))
+    al1 = np.where(rel, 0.0, sdiv(np.sum(r1 * d1, 1), np.sum(d1 * Hd1, 1)))
     w2 = w1 + al1[:, None] * d1
     r2 = r1 - al1[:, None] * Hd1
     z2 = r2 @ Pc.T
@@ -588,7 +615,7 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P") -> dict:
     PHPg = np.einsum("bij,bj->bi", H, g0 @ P.T) @ P.T
     pb = np.broadcast_to(p, w_att.shape)
     pred_att = np.einsum("bi,bi->b", w_att, x)
-    return {"w_att": w_att, "w_pcg": w2, "pred_att": pred_att,
+    return {"w_att": w_att, "w_pcg": w2, "w_pcg1": w1, "pred_att": pred_att, "g0": g0, "H": H, "P": P,
             "cos_att_pcg": cos(w_att, w2), "cos_first_terms": cos(Hq @ P.T, PHPg),
             "cos_p_z0": cos(pb, z0), "cos_p_z2": cos(pb, z2), "cos_p_r0": cos(pb, r0)}
 
@@ -647,7 +674,8 @@ def _feature_forms(T: int, s: int):
 
 
 def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str = "auto",
-                         n_systems: int = 4000, seed: int = 0) -> dict:
+                         n_systems: int = 4000, seed: int = 0, antithetic: bool = False,
+                         systems: LDSBatch | None = None) -> dict:
     r"""Exact moments of the features :math:`f_{klj}=G_{kl}q_j` (k ≤ l) of the attention output.
 
     ``R[j-1, k-1, l-1]`` :math:`=E[G_{kl}q_jy_T]` (the right-hand side of the stationarity
@@ -655,7 +683,11 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
     :math:`E[f f^\top]` over the feature list ``features`` and :math:`E[y_T^2]`. Per system by
     Isserlis (:func:`theorycheck.gaussian.expect_product`); over the prior by
     :func:`exact_component_average` (``method="exact-components"``) or a Rao-Blackwellised average
-    over ``n_systems`` sampled systems (``"rao-blackwell"``, returns ``R_se`` too).
+    over ``n_systems`` sampled systems (``"rao-blackwell"``, returns ``R_se`` too). With
+    ``antithetic=True`` every sampled system A is paired with -A (``n_systems`` pairs): the average
+    is then over a finite, exactly centrally symmetric family of systems, so every moment that is odd
+    under :math:`y_t\mapsto(-1)^ty_t` vanishes to rounding in the average. ``systems`` (an
+    :class:`LDSBatch`) averages over exactly those systems instead of sampling (Rao-Blackwell route).
     """
     T = check_int("T", T, minimum=4, maximum=200)
     s = check_int("s", s, minimum=1, maximum=T - 3)
@@ -684,14 +716,21 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
     if method == "exact-components":
         vals = np.array(exact_component_average(T, prior, forms))
     else:
-        n_systems = check_int("n_systems", n_systems, minimum=2)
+        antithetic = check_bool("antithetic", antithetic)
+        if systems is not None:
+            if not isinstance(systems, LDSBatch) or len(systems) < 2:
+                raise ValueError("systems must be an LDSBatch of at least 2 systems")
+            batches = [systems.subset(slice(i, i + 2000)) for i in range(0, len(systems), 2000)]
+            n_systems = len(systems)
+        else:
+            n_systems = check_int("n_systems", n_systems, minimum=2)
+            batches = (prior.sample(g, min(2000, n_systems - 2000 * b))
+                       for b, g in enumerate(rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000))))
         samples = []
-        left = n_systems
-        for g in rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000)):
-            size = min(2000, left)
-            K = lds_autocovariance(prior.sample(g, size), T)
-            samples.append(np.stack([np.atleast_1d(F(K)) for _, F in forms], axis=1))
-            left -= size
+        for sysm in batches:
+            vals_ = [np.stack([np.atleast_1d(F(K)) for _, F in forms], axis=1)
+                     for K in [lds_autocovariance(sy, T) for sy in ((sysm, sysm.negate()) if antithetic else (sysm,))]]
+            samples.append(vals_[0] if len(vals_) == 1 else 0.5 * (vals_[0] + vals_[1]))   # a pair is one unit
         S = np.concatenate(samples)
         vals = S.mean(0)
         se = S.std(0, ddof=1) / math.sqrt(S.shape[0])
@@ -701,7 +740,8 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
         R[j - 1, k - 1, l - 1] = R[j - 1, l - 1, k - 1] = vals[idx]
         if se is not None:
             Rse[j - 1, k - 1, l - 1] = Rse[j - 1, l - 1, k - 1] = se[idx]
-    out = {"R": R, "R_se": Rse, "features": feats, "method": method, "n": n}
+    out = {"R": R, "R_se": Rse, "features": feats, "method": method, "n": n,
+           "n_systems": None if method == "exact-components" else (2 * n_systems if antithetic else n_systems)}
     if gram:
         Gm = np.zeros((len(feats), len(feats)))
         for idx, (a, b) in enumerate(pairs):
@@ -728,3 +768,235 @@ def stationarity_rhs(K, s: int) -> np.ndarray:
         R[:, j - 1, k - 1, l - 1] = R[:, j - 1, l - 1, k - 1] = val
     return R
 
+
+
+# ----------------------------------------------------------------------------- helpers of the paper's claims
+def wqk_star_batch_mc(T: int, prior, n_batches: int, batch: int, seed: int, systems: LDSBatch | None = None) -> dict:
+    r"""Trajectory Monte Carlo of the best scalar of the *actual* attention model along the
+    Theorem 4.1 direction (:math:`W_{QK}=c\,e_1e_1^\top`, :math:`W_V=e_2e_2^\top`): per batch of
+    ``batch`` fresh (system, trajectory) pairs, the least-squares scalar
+    :math:`\sum_b y_Tf/\sum_b f^2` with :math:`f` the attention output at :math:`c=1`.
+
+    Returns ``{"value": pooled ratio, "batch_values": per-batch ratios, "n": samples}`` — the batch
+    values give a batch-means standard error (Student t, B − 1 df), robust to the heavy tails of the
+    6th-order products (a delta-method SE over single samples is anti-conservative here). With
+    ``systems`` (an :class:`LDSBatch`) every batch simulates one fresh trajectory of each of those
+    systems instead of sampling systems from the prior: the target is then the ratio of expectations
+    over that finite family (``batch`` is ignored).
+
+    >>> r = wqk_star_batch_mc(6, DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.3), 4, 500, 1)
+    >>> len(r["batch_values"]), r["n"]
+    (4, 2000)
+    """
+    T = check_int("T", T, minimum=3, maximum=400)
+    prior = _check_prior(prior)
+    n_batches = check_int("n_batches", n_batches, minimum=2)
+    batch = check_int("batch", batch, minimum=2)
+    seed = check_int("seed", seed, minimum=0)
+    Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
+    Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
+    if systems is not None and not isinstance(systems, LDSBatch):
+        raise ValueError(f"systems must be an LDSBatch or None, got {type(systems).__name__}")
+    num, den = [], []
+    for g in rngs(seed, n_batches):
+        Y = (prior.sample(g, batch) if systems is None else systems).simulate(T, g)
+        f = attention_predict(Wq, Wv, Y)
+        num.append(float(np.sum(Y[:, -1] * f)))
+        den.append(float(np.sum(f * f)))
+    num, den = np.array(num), np.array(den)
+    if np.any(den <= 0):
+        raise ValueError("wqk_star_batch_mc: a batch has f = 0 everywhere (the prior gives y = 0)")
+    per = batch if systems is None else len(systems)
+    return {"value": float(num.sum() / den.sum()), "batch_values": num / den, "n": n_batches * per}
+
+
+def autocovariance_batch_mc(systems: LDSBatch, T: int, entries, n_batches: int, per_batch: int, seed: int) -> dict:
+    r"""Second moments :math:`E[y_iy_j]` (1-based ``entries``) of each system of ``systems``, exact
+    (:func:`lds_autocovariance`) and by simulation: every batch simulates ``per_batch`` fresh trajectories of
+    each system; per-batch, per-system averages for batch means. Returns ``{"exact": (n_systems·k,),
+    "batch_values": (n_batches, n_systems·k)}`` in system-major order.
+
+    >>> fam = DiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.3).sample(np.random.default_rng(0), 3)
+    >>> r = autocovariance_batch_mc(fam, 6, [(5, 6), (6, 6)], 4, 100, 1)
+    >>> r["batch_values"].shape, r["exact"].shape
+    ((4, 6), (6,))
+    """
+    if not isinstance(systems, LDSBatch):
+        raise ValueError(f"systems must be an LDSBatch, got {type(systems).__name__}")
+    T = check_int("T", T, minimum=1)
+    n_batches = check_int("n_batches", n_batches, minimum=2)
+    per_batch = check_int("per_batch", per_batch, minimum=2)
+    ent = [(check_int("entry row", i, minimum=1, maximum=T), check_int("entry column", j, minimum=1, maximum=T))
+           for i, j in entries]
+    n = len(systems)
+    K = lds_autocovariance(systems, T)
+    rep = systems.subset(np.repeat(np.arange(n), per_batch))
+    vals = []
+    for g in rngs(check_int("seed", seed, minimum=0), n_batches):
+        Y = rep.simulate(T, g).reshape(n, per_batch, T)
+        vals.append([float(np.mean(Y[b, :, i - 1] * Y[b, :, j - 1])) for b in range(n) for i, j in ent])
+    return {"exact": np.array([K[b, i - 1, j - 1] for b in range(n) for i, j in ent]), "batch_values": np.array(vals)}
+
+
+def feature_vector(C: np.ndarray, features) -> np.ndarray:
+    """The effective coefficients ``C`` (from :func:`effective_coefficients`) in the order of the
+    feature list of :func:`stationarity_moments` (1-based ``(k, l, j)``, k ≤ l)."""
+    C = np.asarray(C, dtype=float)
+    if C.ndim != 3 or C.shape[0] != C.shape[1] or C.shape[2] != C.shape[0] - 1:
+        raise ValueError(f"C must have shape (s+1, s+1, s), got {C.shape}")
+    s = C.shape[2]
+    for f in features:
+        k, l, j = f
+        if not (1 <= k <= l <= s + 1 and 1 <= j <= s):
+            raise ValueError(f"features must be 1-based (k, l, j) with 1 <= k <= l <= {s + 1}, 1 <= j <= {s}; got {f}")
+    return np.array([C[k - 1, l - 1, j - 1] for (k, l, j) in features])
+
+
+def _check_moments(moments) -> dict:
+    if not isinstance(moments, dict) or any(k not in moments for k in ("features", "gram", "b", "Eyy")):
+        raise ValueError("moments must be the dict of stationarity_moments(..., gram=True) (keys features, gram, b, Eyy)")
+    n = len(moments["features"])
+    if np.shape(moments["gram"]) != (n, n) or np.shape(moments["b"]) != (n,):
+        raise ValueError(f"moments: gram must be {n}x{n} and b of length {n} for {n} features")
+    return moments
+
+
+def exact_halved_loss(W_QK, W_V, moments: dict) -> float:
+    r"""Population halved loss :math:`\tfrac12E[(\hat y_T-y_T)^2]=\tfrac12(E y_T^2-2c^\top b+c^\top\Gamma c)`
+    of the weights, with the exact feature moments ``moments`` (:func:`stationarity_moments` with
+    ``gram=True``) and ``c`` their effective coefficients."""
+    moments = _check_moments(moments)
+    c = feature_vector(effective_coefficients(W_QK, W_V), moments["features"])
+    return float(0.5 * (moments["Eyy"] - 2 * c @ moments["b"] + c @ moments["gram"] @ c))
+
+
+def exact_loss_gradient(W_QK, W_V, moments: dict) -> tuple[np.ndarray, np.ndarray]:
+    r"""Gradient of :func:`exact_halved_loss` with respect to ``W_QK`` and ``W_V``.
+
+    The coefficients are bilinear in (v, W), so each is linear in W for fixed v and in v for fixed
+    W; the Jacobians are built column by column from basis matrices (exact), and the gradient is
+    :math:`J^\top(\Gamma c-b)`."""
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    F, Gm, b = _check_moments(moments)["features"], moments["gram"], moments["b"]
+    c = feature_vector(effective_coefficients(W_QK, W_V), F)
+    r = Gm @ c - b
+    gW = np.zeros_like(W_QK)
+    gV = np.zeros_like(W_V)
+    for i in range(s + 1):
+        for j in range(s + 1):
+            E = np.zeros_like(W_QK)
+            E[i, j] = 1.0
+            gW[i, j] = feature_vector(effective_coefficients(E, W_V), F) @ r
+            gV[i, j] = feature_vector(effective_coefficients(W_QK, E), F) @ r
+    return gW, gV
+
+
+def gd_step_weights(s: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""Weights whose forward pass is one step of *standard* gradient descent of size ``eta`` from
+    :math:`w_0=0` on :math:`L_{AR(s)}`: :math:`W_{QK}=\eta\begin{pmatrix}I_s&0\\0&0\end{pmatrix}`,
+    :math:`W_V=e_{s+1}e_{s+1}^\top` (prediction :math:`\eta\,\bar y_{T-s}^\top\tfrac1n\sum_t\bar y_ty_{t+s}`)."""
+    s = check_int("s", s, minimum=1)
+    eta = check_real("eta", eta)
+    W = np.zeros((s + 1, s + 1))
+    W[:s, :s] = eta * np.eye(s)
+    V = np.zeros((s + 1, s + 1))
+    V[s, s] = 1.0
+    return W, V
+
+
+def best_gd_step(s: int, moments: dict) -> tuple[float, float]:
+    r"""The best step size of one standard GD step from 0 (exact 1-D least squares in the population
+    loss) and its halved loss: ``(eta*, L(eta*))``."""
+    moments = _check_moments(moments)
+    W1, V1 = gd_step_weights(s, 1.0)
+    phi = feature_vector(effective_coefficients(W1, V1), moments["features"])
+    eta = float(phi @ moments["b"] / (phi @ moments["gram"] @ phi))
+    W, V = gd_step_weights(s, eta)
+    return eta, exact_halved_loss(W, V, moments)
+
+
+def coefficient_inertia(c, features, s: int, rtol: float = 1e-9) -> dict:
+    r"""For each query index j, the symmetric matrix :math:`S_j` (:math:`S_{kk}=c_{kkj}`,
+    :math:`S_{kl}=c_{klj}/2`) and its numbers of positive / negative eigenvalues. Realisable
+    coefficients have :math:`S_j=(vw^\top+wv^\top)/2` (at most one eigenvalue of each sign)."""
+    s = check_int("s", s, minimum=1)
+    c = np.asarray(c, dtype=float)
+    if c.shape != (len(features),):
+        raise ValueError(f"c must have one entry per feature ({len(features)}), got shape {c.shape}")
+    out = {}
+    for j in range(1, s + 1):
+        S = np.zeros((s + 1, s + 1))
+        for (k, l, jj), ci in zip(features, c):
+            if jj == j:
+                if k == l:
+                    S[k - 1, k - 1] = ci
+                else:
+                    S[k - 1, l - 1] = S[l - 1, k - 1] = ci / 2
+        ev = np.linalg.eigvalsh(S)
+        tol = rtol * np.max(np.abs(ev))
+        out[j] = {"eigenvalues": ev, "n_pos": int(np.sum(ev > tol)), "n_neg": int(np.sum(ev < -tol))}
+    return out
+
+
+def support_jaccard(W_QK, W_V, threshold: float) -> dict:
+    r"""Jaccard distance between the learned support of the loss-relevant weights (:math:`v` = last
+    row of :math:`W_V`, :math:`W_{QK}[:, :s]`; an entry is in the support when its modulus exceeds
+    ``threshold`` times the largest modulus of its block) and the Lemma 4.1 support
+    (:func:`predicted_support`), the smaller over the two parity branches :math:`k_0`.
+
+    >>> sv, sw = predicted_support(2); W = np.zeros((3, 3)); W[:, :2] = sw; V = np.zeros((3, 3)); V[2] = sv
+    >>> support_jaccard(W, V, 0.1)["distance"]
+    0.0
+    """
+    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    threshold = check_real("threshold", threshold, 0.0, 1.0, low_open=True, high_open=True)
+    v, W = np.abs(W_V[s]), np.abs(W_QK[:, :s])
+    learned = np.concatenate([v > threshold * v.max(), (W > threshold * W.max()).ravel()])
+    best = None
+    for k0 in (0, 1):
+        sv, sw = predicted_support(s, k0)
+        jd = jaccard_distance(learned, np.concatenate([sv, sw.ravel()]))
+        if best is None or jd < best["distance"]:
+            best = {"distance": jd, "k0_parity": k0}
+    return best
+
+
+def offpattern_energy(W_QK, W_V) -> float:
+    r"""Share :math:`\sum_{\rm zeros}C^2/\sum C^2` of the effective coefficients on the entries that
+    the parity structure forces to zero (:func:`parity_zero_pattern`) — a threshold-free,
+    loss-relevant measure of the distance from the Lemma 4.1 class."""
+    C = effective_coefficients(W_QK, W_V)
+    s = C.shape[2]
+    z = np.transpose(parity_zero_pattern(s), (1, 2, 0))          # [k, l, j]
+    iu = np.triu(np.ones((s + 1, s + 1), bool))[:, :, None] & np.ones(s, bool)[None, None, :]
+    tot = float(np.sum(C[iu] ** 2))
+    return 0.0 if tot == 0 else float(np.sum(C[iu & z] ** 2) / tot)
+
+
+def ar_gaps(systems: LDSBatch, T: int, s_values) -> tuple[np.ndarray, np.ndarray]:
+    r"""Kalman MSE per system (B,) and the gaps :math:`\mathrm{MSE}_{AR(s)}-\mathrm{MSE}_{KF}` of the
+    oracle AR(s) predictors (B, len(s_values)), exact from the autocovariance (not halved)."""
+    kf = kalman_one_step_mse(systems, T)
+    gaps = np.stack([oracle_ar_mse(systems, T, int(s)) - kf for s in s_values], axis=1)
+    return kf, gaps
+
+
+def decay_exponents(gaps, s_values, rho, kf, rel_floor: float = 1e-10, min_points: int = 4) -> np.ndarray:
+    r"""Per system, the slope of :math:`\log\mathrm{gap}(s)` against s (least squares over the s whose
+    gap exceeds ``rel_floor`` times the Kalman MSE, at least ``min_points`` of them) divided by
+    :math:`2\log\rho`: the decay exponent :math:`\kappa` with :math:`\mathrm{gap}\propto\rho^{2\kappa s}`
+    (:math:`\kappa=1`: exactly the Tsiamis–Pappas rate; NaN where too few points are above the floor)."""
+    gaps = np.asarray(gaps, dtype=float)
+    sv = np.asarray(s_values, dtype=float)
+    rho, kf = np.asarray(rho, dtype=float), np.asarray(kf, dtype=float)
+    if gaps.ndim != 2 or gaps.shape[1] != sv.size or rho.shape != (gaps.shape[0],) or kf.shape != rho.shape:
+        raise ValueError(f"gaps must be (B, len(s_values)) and rho, kf of length B; got {gaps.shape}, {sv.shape}, "
+                         f"{rho.shape}, {kf.shape}")
+    min_points = check_int("min_points", min_points, minimum=2)
+    out = np.full(gaps.shape[0], np.nan)
+    for b in range(gaps.shape[0]):
+        m = gaps[b] > rel_floor * kf[b]
+        if m.sum() >= min_points and 0 < rho[b] < 1:
+            slope = np.polyfit(sv[m], np.log(gaps[b, m]), 1)[0]
+            out[b] = slope / (2 * math.log(rho[b]))
+    return out

@@ -39,7 +39,9 @@ PARITY_S = (1, 2, 3, 4)
 BLOCK_CASES = ((1, 5), (2, 6), (3, 7), (4, 8))
 
 
-def gd_identity(T: int) -> sp.Expr:
+def gd_identity_sides(T: int) -> tuple[sp.Expr, sp.Expr]:
+    """(attention output at the Theorem 4.1 weights with W_QK,11 = eta, one-step-GD prediction
+    w_1 y_{T-1} with w_1 = 0 - eta grad L_AR(1)(0)), both expanded, on symbolic y_1..y_T."""
     y = sym_observations(T)
     eta = sp.Symbol("eta", real=True)
     Wq = sp.Matrix([[eta, 0], [0, 0]])
@@ -49,11 +51,16 @@ def gd_identity(T: int) -> sp.Expr:
     w = sp.Symbol("w", real=True)
     L = sym_ar_loss(y, 1, [w])
     w1 = 0 - eta * sp.diff(L, w).subs(w, 0)
-    return sp.expand(yhat - w1 * y[T - 2])
+    return sp.expand(yhat), sp.expand(w1 * y[T - 2])
 
 
-def gd_identity_symbolic_T():
-    """Index form for symbolic T: the (2,1) entry of Y0 M Y0^T is sum_{i=1}^{T-2} y_{i+1} y_i."""
+def gd_identity(T: int) -> sp.Expr:
+    lhs, rhs = gd_identity_sides(T)
+    return sp.expand(lhs - rhs)
+
+
+def gd_symbolic_T_sides():
+    """Index form for symbolic T: (attention output, one-step-GD prediction) as SymPy sums."""
     T, i = sp.symbols("T i", integer=True, positive=True)
     y = sp.IndexedBase("y")
     eta, w = sp.symbols("eta w", real=True)
@@ -62,7 +69,12 @@ def gd_identity_symbolic_T():
     yhat = eta * G21 * y[T - 1]                                   # v^T G W q with v=e2, W=eta e1e1^T
     L = sp.Sum((y[i + 1] - w * y[i]) ** 2, (i, 1, n)) / (2 * n)
     grad0 = sp.diff(L, w).subs(w, 0).doit()
-    pred = (0 - eta * grad0) * y[T - 1]
+    return yhat, (0 - eta * grad0) * y[T - 1], grad0
+
+
+def gd_identity_symbolic_T():
+    """Index form for symbolic T: the (2,1) entry of Y0 M Y0^T is sum_{i=1}^{T-2} y_{i+1} y_i."""
+    yhat, pred, grad0 = gd_symbolic_T_sides()
     diff = sp.simplify(sp.expand((yhat - pred).doit()))
     return diff, sp.latex(sp.Eq(sp.Symbol(r"\hat y_T"), yhat)), sp.latex(sp.Eq(sp.Symbol(r"\nabla L_{AR(1)}(0)"), grad0))
 
@@ -84,6 +96,43 @@ def parity_pattern(s: int, T: int):
                 if sign == -1:
                     zeros.append((k, l, j))
     return tuple(zeros)
+
+
+def block_sides(s: int, T: int):
+    """((1/n) Y0 M Y0^T, the block matrix [[Hessian, -grad L(0)], [-grad L(0)^T, gamma]]) of L_AR(s),
+    both expanded, on symbolic y_1..y_T; also the pieces (H, grad0, gamma)."""
+    y = sym_observations(T)
+    Y0 = sym_token_matrix(y, s)
+    n = Y0.shape[1] - 1
+    G = (Y0 * sp.diag(*([1] * n + [0])) * Y0.T / n).applyfunc(sp.expand)
+    w = sp.symbols(f"w_1:{s + 1}", real=True)
+    L = sym_ar_loss(y, s, w)
+    grad0 = sp.Matrix([sp.diff(L, wk) for wk in w]).subs({wk: 0 for wk in w}).applyfunc(sp.expand)
+    H = sp.Matrix(s, s, lambda r, c: sp.expand(sp.diff(L, w[r], w[c])))
+    gamma = sp.expand(sum(y[t + s] ** 2 for t in range(n)) / n)
+    block = sp.Matrix(sp.BlockMatrix([[H, -grad0], [-grad0.T, sp.Matrix([[gamma]])]]))
+    return G, block, (H, grad0, gamma)
+
+
+def predictor_sides(s: int, T: int):
+    """(attention output for general symbolic weights, (P H q + xi1 P g0 + xi2 p)^T x), expanded."""
+    y = sym_observations(T)
+    Y0 = sym_token_matrix(y, s)
+    Wq = sp.Matrix(s + 1, s + 1, lambda r, c: sp.Symbol(f"Q_{r + 1}{c + 1}", real=True))
+    Wv = sp.Matrix(s + 1, s + 1, lambda r, c: sp.Symbol(f"V_{r + 1}{c + 1}", real=True))
+    yhat = sym_attention_forward(Wq, Wv, Y0)[s, T - s - 1]
+    N = Y0.shape[1]
+    n = N - 1
+    G = Y0 * sp.diag(*([1] * n + [0])) * Y0.T / n
+    H, g0, gam = G[:s, :s], -G[:s, s], G[s, s]
+    P = Wq[:s, :s].T
+    p = Wq[s, :s].T
+    q = Wv[s, :s].T
+    xi1 = -Wv[s, s]
+    xi2 = gam * Wv[s, s] - (g0.T * q)[0, 0]
+    w_att = P * H * q + xi1 * P * g0 + xi2 * p
+    x = Y0[:s, N - 1]
+    return sp.expand(yhat), sp.expand((w_att.T * x)[0, 0])
 
 
 def block_structure(s: int, T: int) -> bool:

@@ -64,6 +64,13 @@ def isserlis_expansions():
 
 def check_trace_forms(n: int = 5) -> bool:
     """Pairing sums == trace forms on a generic symmetric n x n covariance (exact SymPy)."""
+    (Np, Nt), (Dp, Dt) = trace_form_sides(n)
+    return sp.expand(Np - Nt) == 0 and sp.expand(Dp - Dt) == 0
+
+
+def trace_form_sides(n: int = 5):
+    """((N as a pairing sum, N as a trace form), (D pairing sum, D trace form)), expanded, on a generic
+    symmetric n x n covariance with a = n - 1, b = n (1-based) and the lag-1 form over 1..n-2."""
     syms = {}
 
     def ent(p, q):
@@ -79,7 +86,7 @@ def check_trace_forms(n: int = 5) -> bool:
     Ntr = K[a, b] * trKM + 2 * (ua.T * M * ub)[0, 0]
     Dtr = K[a, a] * (trKM ** 2 + 2 * (K * M * K * M).trace()) + 4 * (ua.T * M * ua)[0, 0] * trKM \
         + 8 * (ua.T * M * K * M * ua)[0, 0]
-    return sp.expand(Npair - Ntr) == 0 and sp.expand(Dpair - Dtr) == 0
+    return (sp.expand(Npair), sp.expand(Ntr)), (sp.expand(Dpair), sp.expand(Dtr))
 
 
 # ----------------------------------------------------------------------------- 3. scalar K

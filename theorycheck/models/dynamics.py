@@ -25,7 +25,7 @@ import numpy as np
 
 from ..validate import check_choice, check_int, check_psd, check_real
 
-__all__ = ["LDSBatch", "DiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior", "NonNormalLDSPrior",
+__all__ = ["LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior", "NonNormalLDSPrior",
            "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds"]
 
 @dataclass(frozen=True)
@@ -48,6 +48,10 @@ class LDSBatch:
     @property
     def d(self) -> int:
         return self.A.shape[1]
+
+    def subset(self, index) -> "LDSBatch":
+        """The systems ``index`` (a slice or index array) of the batch."""
+        return LDSBatch(self.A[index], self.c[index], self.Sigma_w[index], self.sigma0, self.sigma_v)
 
     def negate(self) -> "LDSBatch":
         """The same systems with :math:`A\\to -A` (the prior's central symmetry)."""
@@ -99,7 +103,10 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     return K
 
 def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndarray:
-    """Simulate :math:`y_1..y_T` for every system of the batch (shape (B, T))."""
+    """Simulate :math:`y_1..y_T` for every system of the batch (shape (B, T)).
+
+    Random draws, in this order: the state noises (time-major, (T, B, d) standard normals), the
+    initial states, the observation noises ((B, T))."""
     T = check_int("T", T, minimum=1)
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
@@ -107,18 +114,20 @@ def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndar
     B, d, _ = A.shape
     eye = np.eye(d)
     Sw = systems.Sigma_w
-    Z = rng.standard_normal((B, T, d))
+    Wn = rng.standard_normal((T, B, d))                    # time-major: Wn[t] is contiguous
     if np.all(Sw * (1 - eye) == 0):
-        Wn = Z * np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))[:, None, :]
+        Wn *= np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))
     else:
-        Wn = np.einsum("bij,btj->bti", _noise_sqrt(Sw), Z)
+        Wn = np.einsum("bij,tbj->tbi", _noise_sqrt(Sw), Wn)
     diag = bool(np.all(A * (1 - eye) == 0))
     a = np.einsum("bii->bi", A) if diag else None
     x = systems.sigma0 * rng.standard_normal((B, d))
-    Y = np.empty((B, T))
+    Y = np.empty((T, B))
     for t in range(T):
-        x = (a * x if diag else np.einsum("bij,bj->bi", A, x)) + Wn[:, t]
-        Y[:, t] = np.einsum("bi,bi->b", c, x)
+        x = a * x if diag else np.einsum("bij,bj->bi", A, x)
+        x += Wn[t]
+        np.einsum("bi,bi->b", c, x, out=Y[t])
+    Y = np.ascontiguousarray(Y.T)
     Y += systems.sigma_v * rng.standard_normal((B, T))
     return Y
 
@@ -133,8 +142,18 @@ class _LDSPrior:
         self.sigma0 = check_real("sigma0", sigma0, 0.0)
         self.sigma_v = check_real("sigma_v", sigma_v, 0.0)
 
+    #: True when A and -A are equally likely (all four settings of the paper); the one-sided
+    #: control prior :class:`OneSidedDiagonalLDSPrior` is not.
+    central_symmetric = True
+
+    @property
+    def eigenvalue_interval(self) -> tuple[float, float]:
+        """The eigenvalues of A are i.i.d. uniform on this interval."""
+        return (-self.a_max, self.a_max)
+
     def _eig(self, rng, size):
-        return rng.uniform(-self.a_max, self.a_max, size=(size, self.d))
+        lo, hi = self.eigenvalue_interval
+        return rng.uniform(lo, hi, size=(size, self.d))
 
     def _sample(self, rng, size):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -184,12 +203,38 @@ class DiagonalLDSPrior(_LDSPrior):
         return {**super().describe(), "sigma_w": self.sigma_w,
                 "law": "A = diag(a), a_k ~ U[-a_max, a_max] iid, c = 1, Sigma_w = sigma_w^2 I"}
 
+class OneSidedDiagonalLDSPrior(DiagonalLDSPrior):
+    r"""Control prior (not one of the paper's settings): as setting (a) but with eigenvalues
+    :math:`a_k\sim U[0,a_{\max}]`, so the law of A is **not** centrally symmetric.
+
+    >>> s = OneSidedDiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.1).sample(np.random.default_rng(0), 50)
+    >>> bool(np.all(s.A >= 0))
+    True
+    """
+
+    setting = "a+"
+    central_symmetric = False
+
+    @property
+    def eigenvalue_interval(self) -> tuple[float, float]:
+        return (0.0, self.a_max)
+
+    def describe(self):
+        return {**super().describe(),
+                "law": "A = diag(a), a_k ~ U[0, a_max] iid (not centrally symmetric), c = 1, Sigma_w = sigma_w^2 I"}
+
+
 def _haar(rng, size, d):
+    """Haar-distributed orthogonal matrices: Gram–Schmidt on the columns of a Gaussian matrix, i.e. the
+    Q factor of its QR decomposition with a positive diagonal of R (vectorised over the batch)."""
     Z = rng.standard_normal((size, d, d))
-    Q, R = np.linalg.qr(Z)
-    sgn = np.sign(np.einsum("bii->bi", R))
-    sgn[sgn == 0] = 1.0
-    return Q * sgn[:, None, :]
+    Q = np.empty_like(Z)
+    for j in range(d):
+        v = Z[:, :, j].copy()
+        for i in range(j):                                  # modified Gram-Schmidt
+            v -= np.einsum("bk,bk->b", Q[:, :, i], v)[:, None] * Q[:, :, i]
+        Q[:, :, j] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return Q
 
 class OrthogonalLDSPrior(DiagonalLDSPrior):
     r"""Setting (b): :math:`A=Q^\top\mathrm{diag}(a)Q`, :math:`Q` Haar on :math:`O(d)`,
@@ -200,7 +245,7 @@ class OrthogonalLDSPrior(DiagonalLDSPrior):
     def _sample(self, rng, size):
         a = self._eig(rng, size)
         Q = _haar(rng, size, self.d)
-        A = np.einsum("bki,bk,bkj->bij", Q, a, Q)
+        A = (Q.transpose(0, 2, 1) * a[:, None, :]) @ Q          # Qᵀ diag(a) Q
         A = 0.5 * (A + A.transpose(0, 2, 1))
         c = np.ones((size, self.d))
         Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
@@ -241,29 +286,40 @@ class AnisotropicNoiseLDSPrior(_LDSPrior):
                 "law": "A = diag(a), a_k ~ U[-a_max, a_max], c = 1, Sigma_w fixed anisotropic"}
 
 class NonNormalLDSPrior(DiagonalLDSPrior):
-    r"""Setting (d): :math:`A=P^{-1}\mathrm{diag}(a)P`, :math:`P=I+\kappa U` with :math:`U`
-    strictly upper triangular, i.i.d. :math:`\mathcal N(0,1)` entries (always invertible; non-normal
-    for :math:`\kappa>0`), :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
+    r"""Setting (d): :math:`A=P^{-1}\mathrm{diag}(a)P`, :math:`P=I+\kappa U` with :math:`U` strictly upper
+    triangular (always invertible; non-normal for :math:`\kappa>0`), :math:`c=\mathbf 1`,
+    :math:`\Sigma_w=\sigma_w^2I`. The entries of U are i.i.d. uniform on [−1, 1] (``coupling_law="uniform"``,
+    default) or standard normal (``"gaussian"``). With Gaussian entries the transient growth of
+    :math:`A^k` has such heavy tails over systems that prior averages of 6th-order moments (Theorem 4.1's
+    denominator) are dominated by rare systems and cannot be estimated by any feasible Monte Carlo; the bounded
+    law keeps every moment bounded over systems."""
 
     setting = "d"
 
-    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, coupling=0.5):
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, coupling=0.5, coupling_law="uniform"):
         super().__init__(d, a_max, sigma0, sigma_w, sigma_v)
         self.coupling = check_real("coupling", coupling, 0.0)
+        self.coupling_law = check_choice("coupling_law", coupling_law, ("uniform", "gaussian"))
 
     def _sample(self, rng, size):
         a = self._eig(rng, size)
-        U = np.triu(rng.standard_normal((size, self.d, self.d)), 1)
-        P = np.eye(self.d) + self.coupling * U
-        Pinv = np.linalg.inv(P)
+        shape = (size, self.d, self.d)
+        E = rng.uniform(-1.0, 1.0, shape) if self.coupling_law == "uniform" else rng.standard_normal(shape)
+        N = self.coupling * np.triu(E, 1)                   # nilpotent: P^-1 = sum_k (-N)^k, k < d (exact)
+        P = np.eye(self.d) + N
+        Pinv, term = np.broadcast_to(np.eye(self.d), N.shape).copy(), np.broadcast_to(np.eye(self.d), N.shape)
+        for _ in range(self.d - 1):
+            term = -term @ N
+            Pinv += term
         A = Pinv @ (a[:, :, None] * P)
         c = np.ones((size, self.d))
         Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
         return A, c, Sw
 
     def describe(self):
-        return {**super().describe(), "coupling": self.coupling,
-                "law": "A = P^-1 diag(a) P, P = I + coupling*strict-upper N(0,1), a_k ~ U[-a_max, a_max], c = 1"}
+        return {**super().describe(), "coupling": self.coupling, "coupling_law": self.coupling_law,
+                "law": f"A = P^-1 diag(a) P, P = I + coupling*strict-upper {self.coupling_law} "
+                       f"({'U[-1, 1]' if self.coupling_law == 'uniform' else 'N(0, 1)'}), a_k ~ U[-a_max, a_max], c = 1"}
 
 SETTINGS = {"a": DiagonalLDSPrior, "b": OrthogonalLDSPrior, "c": AnisotropicNoiseLDSPrior,
             "d": NonNormalLDSPrior}

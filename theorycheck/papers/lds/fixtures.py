@@ -1,0 +1,82 @@
+r"""Shared computations of paper 001, each an independent task of the run engine.
+
+``training``
+    one task per training run ``"<setting>:<s>:<seed index>:<free|masked>"``
+    (:func:`~theorycheck.papers.lds.settings.run_keys`): one-layer linear attention trained with
+    :func:`theorycheck.lds.train_linear_attention` on fresh LDS batches; ``masked`` runs keep every
+    weight outside the Lemma 4.1 support at 0. A masked run uses the seed of free run 0 of the same
+    window (common random numbers).
+``ar2_moments``
+    exact (Isserlis, exact prior average) feature moments of the AR(2) attention in setting (a):
+    the stationarity right-hand side, the Gram matrix of the 12 features and :math:`E y_T^2`.
+``gap_profiles``
+    per setting, sampled systems' Kalman MSE, oracle AR(s) gaps and closed-loop spectral radii.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import lds
+from .registry import claims
+from .settings import RECIPE, SETTINGS, config, parse_key, prior, run_keys, train_size
+
+
+def mask_for(s: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks (W_QK, W_V) of the Lemma 4.1 support (the Theorem 4.1 parity branch)."""
+    sv, sw = lds.predicted_support(s)
+    mq = np.zeros((s + 1, s + 1), bool)
+    mq[:, :s] = sw
+    mv = np.zeros((s + 1, s + 1), bool)
+    mv[s] = sv
+    return mq, mv
+
+
+def train_seed(ctx, setting: str, s: int, i: int) -> int:
+    return ctx.seed_for(f"train-{setting}-s{s}-{i}")
+
+
+@claims.fixture(params=lambda ctx: run_keys(config(ctx)))
+def training(ctx, key):
+    """One training run (see the module docstring)."""
+    cfg = config(ctx)
+    st, s, i, kind = parse_key(key)
+    steps, batch = train_size(cfg, st, s)
+    if kind == "masked":
+        steps = cfg["masked_steps"]
+    lr = RECIPE["lr_ar1"] if s == 1 else RECIPE["lr"]
+    seed = train_seed(ctx, st, s, i)
+    res = lds.train_linear_attention(cfg["train_T"], s, prior(st), steps=steps, batch=batch, seed=seed, lr=lr,
+                                     weight_decay=0.0, clip=None, schedule="cosine", init_scale=0.1,
+                                     support=mask_for(s) if kind == "masked" else None)
+    return {"W_QK": res.W_QK, "W_V": res.W_V, "final_train_loss": float(np.mean(res.losses[-max(1, steps // 20):])),
+            "steps": steps, "batch": batch, "seed": seed, "lr": lr, "T": cfg["train_T"]}
+
+
+@claims.fixture
+def ar2_moments(ctx):
+    """Exact feature moments of the AR(2) attention, setting (a), horizon ``config['T']``."""
+    T = config(ctx)["T"]
+    m = lds.stationarity_moments(T, 2, prior("a"), gram=True)
+    return {"T": T, "R": m["R"], "gram": m["gram"], "b": m["b"], "Eyy": m["Eyy"],
+            "features": [tuple(f) for f in m["features"]], "method": m["method"]}
+
+
+@claims.fixture
+def gap_profiles(ctx):
+    """Kalman MSE, oracle AR(s) gaps (s = 1..gap_s_max) and ρ(A − Lcᵀ) of sampled systems, per setting."""
+    cfg = config(ctx)
+    T, n = cfg["T"], cfg["gap_systems"]
+    svals = list(range(1, cfg["gap_s_max"] + 1))
+    out = {"T": T, "s_values": svals, "n_systems": n}
+    for st in SETTINGS:
+        sysm = prior(st).sample(np.random.default_rng(ctx.seed_for(f"gaps-{st}")), n)
+        kf, gaps = lds.ar_gaps(sysm, T, svals)
+        out[st] = {"kf": kf, "gaps": gaps, "rho": lds.steady_state_closed_loop_radius(sysm)}
+    return out
+
+
+def runs_of(training: dict, setting: str, s: int, kind: str = "free") -> list[dict]:
+    """The runs of one (setting, window, kind), ordered by seed index."""
+    sel = sorted((parse_key(k)[2], v) for k, v in training.items()
+                 if parse_key(k)[:2] == (setting, s) and parse_key(k)[3] == kind)
+    return [v for _, v in sel]

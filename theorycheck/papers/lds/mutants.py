@@ -1,0 +1,153 @@
+"""Deliberate mistakes in paper 001's code; each must change a listed claim's verdict or trip a self-check at
+quick sizes (:func:`theorycheck.selftest.run_paper_mutants`). The first three are ported from the legacy
+catalogue; every mutant lists only claims that need no training run, so the self-test stays fast."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ...selftest import Mutant
+
+_RATIO = "001-thm41-ratio-of-expectations"
+_OPT = "001-thm41-global-optimum"
+
+
+def _drop_t2(p):
+    from ... import lds as L
+    orig = L.wqk_star
+
+    def wqk_star(T, prior, *a, **k):
+        w = orig(T, prior, *a, **k)
+        return dataclasses.replace(w, value=w.value / (T - 2), se=w.se / (T - 2))
+    p.replace(L, "wqk_star", wqk_star)
+
+
+def _per_system(p):
+    from ... import lds as L
+
+    def wqk_star(T, prior, *a, **k):
+        est = L.per_system_ratio_average(T, prior, n_systems=4000, seed=0)
+        return L.WqkStar(float(est.mean), float(est.se), est.n, "per-system-average", T,
+                         extra={"batch_ratios": [float(est.mean) + d for d in (-est.se, est.se)]})
+    p.replace(L, "wqk_star", wqk_star)
+
+
+def _lag_range(p):
+    from ... import gaussian as g
+    from ... import lds as L
+
+    def lag1_matrix(T):
+        return g.quadratic_form_matrix([(i, i + 1) for i in range(T - 1)], T)     # BUG: one pair too many
+    p.replace(L, "lag1_matrix", lag1_matrix)
+
+
+def _parity_shift(p):
+    from ... import lds as L
+
+    def parity_zero_pattern(s):
+        k = np.arange(1, s + 2)
+        j = np.arange(1, s + 1)
+        return ((k[None, :, None] + k[None, None, :] + j[:, None, None] + s + 1) % 2) == 0   # BUG: parity flipped
+    p.replace(L, "parity_zero_pattern", parity_zero_pattern)
+
+
+def _no_symmetrisation(p):
+    from ... import lds as L
+    from ...models import attention as A
+
+    def effective_coefficients(W_QK, W_V):
+        W_QK, W_V, s = A._check_weights(W_QK, W_V)
+        C = W_V[s][:, None, None] * W_QK[:, :s][None, :, :]           # BUG: v_l W_kj term dropped
+        return C * np.triu(np.ones((s + 1, s + 1)))[:, :, None]
+    p.replace(L, "effective_coefficients", effective_coefficients)
+
+
+def _gd_no_normalisation(p):
+    from ... import lds as L
+
+    def ar_gd_step_prediction(Y, s, eta):
+        G, q = L._gram_query(Y, s)
+        n = Y.shape[1] - s - 1
+        return np.einsum("bi,bi->b", eta * n * G[:, :s, s], q[:, :s])      # BUG: sum instead of mean
+    p.replace(L, "ar_gd_step_prediction", ar_gd_step_prediction)
+
+
+def _kalman_no_update(p):
+    from ... import lds as L
+
+    def kalman_one_step_mse(systems, T):
+        A, c, Sw = systems.A, systems.c, systems.Sigma_w
+        P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(A.shape[1]), A.shape).copy()
+        for _ in range(T):                                                  # BUG: no measurement update
+            P = A @ P @ A.transpose(0, 2, 1) + Sw
+        return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+    p.replace(L, "kalman_one_step_mse", kalman_one_step_mse)
+
+
+def _pcg_transposed_p(p):
+    from ... import lds as L
+    orig = L.pcg_quantities
+
+    def pcg_quantities(W_QK, W_V, Y, preconditioner="P", init="residual"):
+        W = np.array(W_QK, dtype=float)
+        s = W.shape[0] - 1
+        W[:s, :s] = W[:s, :s].T                                             # BUG: P = W̃ instead of W̃ᵀ
+        return orig(W, W_V, Y, preconditioner, init)
+    p.replace(L, "pcg_quantities", pcg_quantities)
+
+
+def _no_observation_noise(p):
+    from ...models import dynamics as D
+    orig = D.simulate_lds
+
+    def simulate_lds(systems, T, rng):
+        quiet = D.LDSBatch(systems.A, systems.c, systems.Sigma_w, systems.sigma0, 0.0)   # BUG: v_t dropped
+        return orig(quiet, T, rng)
+    p.replace(D, "simulate_lds", simulate_lds)
+
+
+def _transposed_dynamics(p):
+    from ...models import dynamics as D
+    orig = D.simulate_lds
+
+    def simulate_lds(systems, T, rng):
+        At = D.LDSBatch(systems.A.transpose(0, 2, 1), systems.c, systems.Sigma_w, systems.sigma0, systems.sigma_v)
+        return orig(At, T, rng)                                             # BUG: x_t = Aᵀ x_{t-1} + w_t
+    p.replace(D, "simulate_lds", simulate_lds)
+
+
+def _query_index(p):
+    from ... import lds as L
+    orig = L._feature_forms
+
+    def _feature_forms(T, s):
+        n, feats, mats, qidx = orig(T, s)
+        return n, feats, mats, {j: i - 1 for j, i in qidx.items()}          # BUG: q_j = y_{T-s+j-2}
+    p.replace(L, "_feature_forms", _feature_forms)
+
+
+MUTANTS = [
+    Mutant("lds-drop-T-minus-2", "W*_QK without the (T − 2) factor (the 1/(T − 2) of the attention normalisation "
+           "forgotten)", (_RATIO, _OPT), _drop_t2),
+    Mutant("lds-per-system-ratio", "W*_QK as the prior average of per-system optimal ratios E_A[(T−2)N(A)/D(A)] "
+           "instead of the ratio of expectations (T−2)E[N]/E[D]", (_RATIO, _OPT), _per_system),
+    Mutant("lds-lag-range", "lag-1 statistic summed over i = 1..T−1 instead of 1..T−2 (S then contains the target "
+           "y_T)", ("001-isserlis-moments", _OPT), _lag_range),
+    Mutant("lds-parity-shift", "parity-forced zeros at k + l + j + s odd instead of even", ("001-lemma41-parity",),
+           _parity_shift),
+    Mutant("lds-coefficients-unsymmetrised", "effective coefficients C_klj = v_k W_lj only (the v_l W_kj term of the "
+           "symmetric Gram matrix dropped)", (_OPT,), _no_symmetrisation),
+    Mutant("lds-gd-step-unnormalised", "one GD step on L_AR(s) with the sum instead of the mean over the n tokens",
+           ("001-gd-identity",), _gd_no_normalisation),
+    Mutant("lds-kalman-no-update", "Kalman MSE from the prior covariance propagation only (measurement update "
+           "forgotten)", ("001-kf-optimal",), _kalman_no_update),
+    Mutant("lds-pcg-transposed-p", "Eq. 17 reconstruction with P = W_QK[:s, :s] instead of its transpose",
+           ("001-eq17-form",), _pcg_transposed_p),
+    Mutant("lds-no-observation-noise", "trajectories simulated without the observation noise v_t",
+           ("001-isserlis-moments", _RATIO), _no_observation_noise),
+    Mutant("lds-transposed-dynamics", "trajectories simulated with x_t = Aᵀx_{t−1} + w_t (invisible for diagonal or "
+           "symmetric A, setting (d) only)", (_RATIO,), _transposed_dynamics),
+    Mutant("lds-query-index", "stationarity features with the query entry q_j one step too early",
+           (_OPT, "001-lemma41-parity"), _query_index),
+]
