@@ -180,3 +180,16 @@ def test_first_80_lines_name_every_claim_not_plainly_confirmed():
     for c in led.claims:
         assert (c.id in head) == (not plainly_confirmed(c)), c.id
     assert "with a caveat" in head and "sigma_w2" in head
+
+
+def test_diff_reads_the_previous_schema_and_follows_renames(tmp_path):
+    from theorycheck import diff
+    old = {"schema": 1, "papers": {"demo": {"paper": "004", "title": "t", "parameters": {"mode": "full"}, "claims": [
+        {"id": "004-old", "paper": "004", "lines": [158, 160], "paraphrase": "p", "verdict": "confirmed"},
+        {"id": "004-ok", "paper": "004", "lines": [183, 183], "paraphrase": "p", "verdict": "confirmed"}]}}}
+    (tmp_path / "results.json").write_text(json.dumps(old))
+    new = _ledger("full")
+    new.claims[0].revision = {"previous": "confirmed", "previous_id": "004-old", "why": "split"}
+    d = diff(tmp_path, {"demo": new})
+    kinds = {(r[1], r[2]) for r in d.rows}
+    assert ("claim renamed or split", "004-old → 004-demo") in kinds and ("claim added", "004-under") in kinds

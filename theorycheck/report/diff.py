@@ -23,12 +23,26 @@ MOVE_SIGMAS = 3.0
 
 
 def load_any(path) -> dict:
-    """``{key: Ledger}`` from a ``results.json`` file or a folder holding one."""
+    """``{key: Ledger}`` from a ``results.json`` file or a folder holding one (schema 1 of theorycheck 0.1
+    is read too: its claims carry an id, lines, paraphrase and verdict, no sub-claims)."""
+    import json
+    from ..claims import Claim, Ledger
     p = Path(path)
     if p.is_dir():
         p = p / "results.json"
     if not p.exists():
         raise ValueError(f"no results.json at {p}")
+    data = json.loads(p.read_text(encoding="utf-8"))
+    if data.get("schema") == 1:
+        out = {}
+        for k, v in data.get("papers", {}).items():
+            led = Ledger(k, v["paper"], v["title"], mode=v.get("parameters", {}).get("mode", "quick"))
+            for c in v["claims"]:
+                led.claims.append(Claim(id=c["id"], paper=c["paper"], lines=tuple(c["lines"]),
+                                        statement=c.get("paraphrase", c["id"]), title=c.get("title", ""),
+                                        verdict=c["verdict"], reason=c.get("summary", "")))
+            out[k] = led
+        return out
     return load_results(p)
 
 
@@ -78,10 +92,23 @@ def _compare(old: dict, new: dict) -> list:
             continue
         oc = {c.id: c for c in old[key].claims}
         nc = {c.id: c for c in new[key].claims}
+        renamed = {}            # old id -> new ids that name it in revision["previous_id"]
+        for c in new[key].claims:
+            pid = (c.revision or {}).get("previous_id")
+            for p in ([pid] if isinstance(pid, str) else list(pid or [])):
+                for x in str(p).replace(";", ",").split(","):
+                    if x.strip():
+                        renamed.setdefault(x.strip(), []).append(c.id)
         for cid in sorted(set(oc) - set(nc)):
-            rows.append((key, "claim removed", cid, oc[cid].verdict, "", ""))
+            if cid in renamed:
+                for nid in renamed[cid]:
+                    rows.append((key, "claim renamed or split", f"{cid} → {nid}", oc[cid].verdict,
+                                 nc[nid].verdict or "withheld", (nc[nid].revision or {}).get("why", "")))
+            else:
+                rows.append((key, "claim removed", cid, oc[cid].verdict, "", ""))
         for cid in sorted(set(nc) - set(oc)):
-            rows.append((key, "claim added", cid, "", nc[cid].verdict, ""))
+            if not any(cid in v for v in renamed.values()):
+                rows.append((key, "claim added", cid, "", nc[cid].verdict, ""))
         for cid in [c for c in nc if c in oc]:
             a, b = oc[cid], nc[cid]
             if a.verdict != b.verdict:
