@@ -56,6 +56,7 @@ PACKAGE = textwrap.dedent('''
 
 
     claims.assumption("fk-g2", "unit variance of g", stated=False, uses="E[g^2] = Var g for centred g")
+    claims.assumption("fk-g4", "g is Gaussian", stated=True, lines=(3, 3), uses="Isserlis")
 
 
     @claims.stress("fk-g2", "unit variance of g", path="g with variance 1 + v", violation="v",

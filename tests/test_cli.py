@@ -26,6 +26,7 @@ def test_run_writes_everything(tmp_path, fake_plugin):
     assert len(stamp["papers"]["fake"]["source_sha256"]["theorycheck"]) == 64
     md = (tmp_path / "fake.md").read_text()
     assert "Preliminary (quick sizes)" in md and md.index("## Summary of findings") < md.index("## Claims")
+    assert "## Where it breaks" in md and "not stressed (used by: Isserlis)" in md and "## Reconciliation" in md
     assert "[pdf]" not in (tmp_path / "index.md").read_text()       # no PDF was built, none is linked
 
 

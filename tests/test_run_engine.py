@@ -65,6 +65,8 @@ def test_assumption_map_finds_the_planted_breaking_point(fake_plugin):
     out = run_papers(["fake"], "quick", 5)
     g2 = out.ledgers["fake"].claims[0]
     (a,) = g2.assumptions
+    (decl,) = out.ledgers["fake"].claims[1].assumptions          # declared, not stressed: still listed
+    assert decl == {"name": "g is Gaussian", "stated": True, "seed_lines": [3, 3], "uses": "Isserlis", "path": None}
     assert a["breaking_point"] == {"status": "breaks", "value": 0.15, "bracket": [0.08, 0.15]}
     assert not a["stated"] and not a["necessary"] and not a["finding"]
     assert [p["verdict"] for p in a["points"]] == ["confirmed"] * 3 + ["refuted"] * 2

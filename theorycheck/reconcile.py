@@ -123,9 +123,10 @@ class Reconciliation:
     method: str
     interpretation: str = ""
     fixed: dict = field(default_factory=dict)
+    label: str = ""
 
     def as_dict(self) -> dict:
-        return {"free_parameters": self.free_parameters, "fixed": self.fixed, "targets": self.targets,
+        return {"label": self.label, "free_parameters": self.free_parameters, "fixed": self.fixed, "targets": self.targets,
                 "found": self.found, "best": self.best, "residuals": self.residuals, "evaluations": self.evaluations,
                 "budget": self.budget, "objective": self.objective, "method": self.method,
                 "interpretation": self.interpretation}
@@ -150,12 +151,15 @@ def _objective(rows) -> float:
 
 
 def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], targets: Sequence[Target], *,
-              budget: int = 300, seed: int = 0, fixed: dict | None = None) -> Reconciliation:
+              budget: int = 300, seed: int = 0, fixed: dict | None = None, label: str = "") -> Reconciliation:
     """Search the free parameters for a setting reproducing every target jointly (see the module docstring).
 
     ``model(params, seed)`` returns ``{target name: Estimate | MeanEstimate | number}``; ``params`` holds
-    the free parameters (discrete ones as their chosen value) and ``fixed``.
+    the free parameters (discrete ones as their chosen value) and ``fixed``; ``label`` names the search in the
+    report (several searches of one claim).
     """
+    if not isinstance(label, str):
+        raise ParameterTypeError(f"label must be a string, got {type(label).__name__}")
     from .validate import check_callable, check_int
     check_callable("model", model)
     budget = check_int("budget", budget, minimum=10, maximum=10 ** 7)
@@ -241,4 +245,4 @@ def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], tar
     return Reconciliation({p.name: p.describe() for p in free},
                           [{"name": t.name, "stated": t.stated, "value": t.value, "tolerance": t.tolerance}
                            for t in targets], found, {k: v for k, v in best["params"].items() if k not in fixed},
-                          rows, count["n"], budget, best["obj"], method, interp, fixed)
+                          rows, count["n"], budget, best["obj"], method, interp, fixed, label)

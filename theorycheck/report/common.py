@@ -88,7 +88,7 @@ def extra_findings(led) -> list:
             if not r.get("found"):
                 out.append((c, "reconciliation", r.get("interpretation", "")))
         for a in c.assumptions:
-            if a.get("finding"):
+            if a.get("finding") and a.get("breaking_point"):
                 bp = a["breaking_point"]
                 out.append((c, "assumption", f"the implicit assumption '{a['name']}' (not stated by the source) is "
                                              f"necessary: along '{a['path']}' the statement already fails at the first "

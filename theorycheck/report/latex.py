@@ -202,7 +202,8 @@ def _reconciliation_tex(led) -> list:
         return []
     L = [r"\subsection*{Reconciliation}"]
     for c, r in recs:
-        L += [r"\textbf{\hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "}}: "
+        L += [r"\textbf{\hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "}}" +
+              (" --- " + tex_text(r["label"]) if r.get("label") else "") + ": "
               + tex_text(("found" if r["found"] else "not found") + f" ({r['evaluations']} evaluations). "
                          + r["interpretation"] + " Best setting: " + fmt_setting(r["best"]) + "."), "",
               r"{\small\begin{longtable}{p{4cm}lllll}", r"\toprule",
@@ -214,7 +215,7 @@ def _reconciliation_tex(led) -> list:
 
 
 def _breaks_tex(led) -> list:
-    maps = [(c, a) for c in led.claims for a in c.assumptions if not a.get("error")]
+    maps = [(c, a) for c in led.claims for a in c.assumptions if not a.get("error") and a.get("path")]
     if not maps:
         return []
     L = [r"\subsection*{Where it breaks}", r"{\small\begin{longtable}{p{3cm}p{3.5cm}p{1.6cm}p{4.2cm}p{3.5cm}}",

@@ -96,7 +96,8 @@ def _reconciliations(led) -> list[str]:
          "of model evaluations). *Found* only if every target is within its tolerance (printed digits + declared "
          "margin + 2 Monte Carlo SE).", ""]
     for c, r in recs:
-        L += [f"**[{md_cell(c.title)}](#{c.id})** — {'found' if r['found'] else 'not found'} "
+        L += [f"**[{md_cell(c.title)}](#{c.id})**" + (f" — {md_cell(r['label'])}" if r.get("label") else "") +
+              f" — {'found' if r['found'] else 'not found'} "
               f"({r['evaluations']} of {r['budget']} evaluations, {r['method']}). {r['interpretation']}", "",
               "Free parameters: " + "; ".join(f"{k} ∈ {v}" for k, v in r["free_parameters"].items())
               + (f"; fixed: {fmt_setting(r['fixed'])}" if r.get("fixed") else "") + f". Best setting: "
@@ -113,6 +114,7 @@ def _where_it_breaks(led) -> list[str]:
     maps = [(c, a) for c in led.claims for a in c.assumptions]
     if not maps:
         return []
+    maps.sort(key=lambda ca: (not ca[1].get("path"),))      # stressed first, then the declared-only ones
     L = ["## Where it breaks", "",
          "For each result, its assumptions — stated (with seed lines) or implicit (used by the derivation) — and a "
          "stress path from \"holds\" to \"violated\"; each point is decided by a verdict rule (Holm within the path). "
@@ -120,14 +122,19 @@ def _where_it_breaks(led) -> list[str]:
          "was confirmed.", "",
          "| claim | assumption | stated | path | breaking point |", "|---|---|---|---|---|"]
     for c, a in maps:
+        stated = (f"yes (lines {a['seed_lines'][0]}–{a['seed_lines'][1]})" if a.get("stated") and a.get("seed_lines")
+                  else "yes" if a.get("stated") else "no (implicit)")
         if a.get("error"):
-            L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])} | | {md_cell(a['path'])} | ERROR |")
+            L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])} | {stated} | {md_cell(a['path'])} | ERROR |")
+            continue
+        if not a.get("path"):
+            L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])} | {stated} | not stressed"
+                     + (f" (used by: {md_cell(a['uses'])})" if a.get("uses") else "") + " | — |")
             continue
         bp = a["breaking_point"]
         where = (f"breaks at {a['violation']} = {bp['value']} (last confirmed: {bp['bracket'][0]})"
                  if bp["status"] == "breaks" else f"{bp['status']} ({a['violation']} ∈ [{bp['bracket'][0]}, "
                                                   f"{bp['bracket'][1]}])")
-        stated = f"yes (lines {a['seed_lines'][0]}–{a['seed_lines'][1]})" if a["stated"] else "no (implicit)"
         L.append(f"| [`{c.id}`](#{c.id}) | {md_cell(a['name'])}{' — necessary' if a['necessary'] else ''} | {stated} | "
                  f"{md_cell(a['path'])} | {where} |")
     L.append("")

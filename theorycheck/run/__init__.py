@@ -64,10 +64,12 @@ def _assumption_maps(paper, led, mode, seed, results) -> list:
         if claim is None:
             continue
         bad = [r for r in rs if r.error]
-        if bad:
-            claim.assumptions.append({"name": st.assumption, "path": st.path, "error": bad[0].error})
-            continue
         spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
+        if bad:
+            claim.assumptions.append({"name": st.assumption, "stated": bool(spec and spec.stated),
+                                      "seed_lines": list(spec.lines) if spec and spec.lines else None,
+                                      "uses": spec.uses if spec else "", "path": st.path, "error": bad[0].error})
+            continue
         res = decide_path(st, spec, vals, [r.value for r in rs])
         made = path_figure(st.claim, res)
         if made is not None:
@@ -77,6 +79,12 @@ def _assumption_maps(paper, led, mode, seed, results) -> list:
             figs.append({"stem": stem, "caption": cap, "png": png, "pdf": pdf})
             res["figure"] = {"stem": stem, "caption": cap}
         claim.assumptions.append(res)
+    stressed = {(st.claim, st.assumption) for st in paper.claims.stresses}
+    for a in paper.claims.assumptions:              # declared, not stressed: listed all the same
+        if (a.claim, a.name) not in stressed and a.claim in by_id:
+            by_id[a.claim].assumptions.append({"name": a.name, "stated": a.stated,
+                                               "seed_lines": list(a.lines) if a.lines else None, "uses": a.uses,
+                                               "path": None})
     return figs
 
 
