@@ -9,7 +9,12 @@ Rows ``{"name", "value", "unit", "note"}``:
 * context statistics, projected O(l + d) sampler vs brute force O(l d), for Figure 2 sizes
   (d = 32, l = 1280; quick: 2000 prompts);
 * e_icl_linear (ridgeless, ridge) and e_icl_linear_general (d = 400) per call;
-* hermite_coefficients for tanh (mpmath, 30 digits, a_0..a_6) and sin (exact SymPy).
+* hermite_coefficients for tanh (mpmath, 30 digits, a_0..a_6) and sin (exact SymPy);
+* the solver of the simulator: fit_prefixes on the explicit d(d+1) features against fit_prefixes_factored
+  (Hadamard dual kernel, one shared Cholesky factor, unique-product primal Gram) on Figure 1's prefixes;
+* cost growth of simulate_icl with d (alpha = kappa = 2, tau = 2, one trial, 500 test prompts), one row per d
+  and the least-squares log-log slope (the work is O(d^6) for n = tau d^2 prompts and p = d(d+1) features:
+  Gram n p^2 and Cholesky p^3; small d are dominated by sampling, O(d^3) to O(d^4)).
 
 Run: ``python benchmarks/bench_nonlinear.py [--full]``. Set OPENBLAS_NUM_THREADS=1 on a
 machine shared with other jobs: small dense solves are much slower with oversubscribed BLAS threads.
@@ -19,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-import time
 
 import numpy as np
 import sympy as sp
@@ -64,6 +68,33 @@ def run(quick: bool = True) -> list[dict]:
     rows.append({"name": "hermite_tanh_a0_a6", "value": t, "unit": "s", "note": "mpmath quadrature, 30 digits"})
     t = best_time(lambda: hermite_coefficients(sp.sin(g), 6), 1)[0]
     rows.append({"name": "hermite_sin_a0_a6_exact", "value": t, "unit": "s", "note": "SymPy (iterated Stein)"})
+    # the simulator's solver against the explicit design matrix (same solutions, see tests/test_nonlinear.py)
+    from theorycheck.models.ridge import fit_prefixes, fit_prefixes_factored
+    ns = sorted({int(round(t * d * d)) for t in (0.5, 0.75, 0.9, 1.1, 1.5, 2.0)})
+    Z = np.column_stack([U[:max(ns)], S[:max(ns)]])
+    t_exp = best_time(lambda: fit_prefixes(nl._features(xq[:max(ns)], U[:max(ns)], S[:max(ns)]), S[:max(ns)], ns, d,
+                                           0.0), 1)[0]
+    t_fac = best_time(lambda: fit_prefixes_factored(xq[:max(ns)], Z, S[:max(ns)], ns, d, 0.0), 1)[0]
+    rows.append({"name": f"solver_explicit_features_d{d}", "value": t_exp, "unit": "s",
+                 "note": f"fit_prefixes on reduced_features, prefixes {ns} (Figure 1's tau grid)"})
+    rows.append({"name": f"solver_factored_d{d}", "value": t_fac, "unit": "s",
+                 "note": "fit_prefixes_factored, same prefixes (the simulator's solver)"})
+    rows.append({"name": f"solver_speedup_d{d}", "value": t_exp / t_fac, "unit": "x", "note": "explicit / factored"})
+    # cost growth of simulate_icl with d
+    ds = (8, 12, 16, 24, 32) if quick else (8, 12, 16, 24, 32, 48, 64)
+    times = []
+    for dd in ds:
+        t = best_time(lambda: nl.simulate_icl_sweep("sin", dd, 2.0, 2.0, [2.0], 0.1, trials=1, seed=2, n_test=500),
+                      2 if dd <= 24 else 1)[0]
+        times.append(t)
+        rows.append({"name": f"simulate_icl_d{dd}", "value": t, "unit": "s",
+                     "note": f"one trial, alpha = kappa = 2, tau = 2: n = {2 * dd * dd}, p = {dd * (dd + 1)}"})
+    big = [(math.log(dd), math.log(t)) for dd, t in zip(ds, times) if dd >= 16]
+    xs, ys = np.array([b[0] for b in big]), np.array([b[1] for b in big])
+    slope = float(np.polyfit(xs, ys, 1)[0])
+    rows.append({"name": "simulate_icl_loglog_slope", "value": slope, "unit": "",
+                 "note": f"least-squares slope of log time on log d over d in {[dd for dd in ds if dd >= 16]} "
+                         "(asymptotically 6: Gram and Cholesky)"})
     return rows
 
 

@@ -391,3 +391,128 @@ def test_extrapolate_models_choice_and_systematic():
     r = nl.extrapolate_models(ds, curved, [0.001] * 5, target=0.7)
     assert r["chosen"] == "1/d+1/d^2" and abs(r["intercept"] - 0.7) < 1e-8
     assert r["systematic"] > 0.01        # the a + b/d intercept is off: recorded as the fit-form systematic
+
+
+# ----------------------------------------------------------------------------------- round 2: solver, sampler, laws
+@pytest.mark.parametrize("lam", [0.0, 0.25])
+def test_factored_fit_equals_design_matrix_fit(lam):
+    """Hadamard dual kernel, one shared Cholesky factor, unique-product primal Gram: the same solutions as
+    fit_prefixes on the explicit features (dual and primal prefixes, and a duplicated-row design whose kernel is
+    singular, which takes the fallback route)."""
+    from theorycheck.models.attention import reduced_features
+    from theorycheck.models.ridge import fit_prefixes, fit_prefixes_factored
+    rng = np.random.default_rng(3)
+    d = 5
+    for n, ns in ((70, [10, 29, 30, 31, 70]), (40, [40])):
+        x, U, S, y = (rng.standard_normal((n, d)), rng.standard_normal((n, d)), rng.standard_normal(n),
+                      rng.standard_normal(n))
+        H = reduced_features(x, U, S)
+        a = fit_prefixes_factored(x, np.column_stack([U, S]), y, ns, d, lam)
+        b = fit_prefixes(H, y, ns, d, lam)
+        for u, v in zip(a, b):
+            assert np.allclose(u, v, rtol=1e-8, atol=1e-10)
+    x = np.repeat(rng.standard_normal((6, d)), 2, axis=0)          # duplicated rows: singular kernel
+    Z = np.repeat(rng.standard_normal((6, d + 1)), 2, axis=0)
+    y = np.repeat(rng.standard_normal(6), 2)
+    H = (x[:, :, None] * Z[:, None, :]).reshape(12, -1)
+    got = fit_prefixes_factored(x, Z, y, [12], d, lam)[0]
+    want = np.linalg.pinv(H) @ y if lam == 0 else np.linalg.solve((12 / d) * lam * np.eye(H.shape[1]) + H.T @ H,
+                                                                  H.T @ y)
+    assert np.allclose(H @ got, H @ want, atol=1e-8) and np.allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("f", ["linear", "sin"])
+@pytest.mark.parametrize("ell", [1, 2, 5])
+def test_projected_sampler_noise_statistics_match_direct(f, ell):
+    """The projected sampler draws the label noise through its sufficient statistics (two normals and a
+    χ²_{ℓ−2}); the joint law of (s, ŵᵀu, s², (ŵᵀu)², s·ŵᵀu) must equal the direct sampler's (one Hotelling test,
+    α = 1e-4; f = g makes span{t, f(t)} one-dimensional, ℓ = 1, 2 are the edge cases)."""
+    from scipy import stats
+    from theorycheck.models.prompts import context_statistics
+    _, fn = nl.teacher(f)
+    d, n = 6, 40000
+    w = np.random.default_rng(0).standard_normal(d)
+    w *= math.sqrt(d) / np.linalg.norm(w)
+    W = np.tile(w, (n, 1))
+    feats = []
+    for method, seed in (("projected", 1), ("direct", 2)):
+        U, S = context_statistics(fn, W, ell, 0.3, np.random.default_rng(seed), method)
+        p = U @ w / math.sqrt(d)
+        feats.append(np.column_stack([S, p, S * S, p * p, S * p]))
+    a, b = feats
+    diff = a.mean(0) - b.mean(0)
+    cov = np.cov(a.T) / n + np.cov(b.T) / n
+    t2 = float(diff @ np.linalg.solve(cov, diff))
+    assert stats.chi2.sf(t2, diff.size) > 1e-4, (diff, t2)
+
+
+def test_input_and_noise_laws():
+    """Unit-variance Student-t laws; ν = ∞ is the Gaussian drawn through the same code (identical standard-normal
+    stream); elliptical inputs make xᵀw heavy-tailed even at large d, independent coordinates do not."""
+    from scipy import stats
+    from theorycheck.models.prompts import draw_inputs, draw_noise
+    d, n = 64, 40000
+    for law in (("iid-t", 5.0), ("elliptical-t", 5.0)):
+        x = draw_inputs(np.random.default_rng(1), (n,), d, law, np.random.default_rng(2))
+        assert abs(np.mean(np.sum(x * x, axis=1)) - 1.0) < 0.03                  # E‖x‖² = tr(I/d) = 1
+    w = np.ones(d)
+    k_iid = stats.kurtosis(draw_inputs(np.random.default_rng(1), (n,), d, ("iid-t", 5.0), np.random.default_rng(2)) @ w)
+    k_ell = stats.kurtosis(draw_inputs(np.random.default_rng(1), (n,), d, ("elliptical-t", 5.0),
+                                       np.random.default_rng(2)) @ w)
+    assert abs(k_iid) < 0.5 and k_ell > 2.0                                      # t₅: excess kurtosis 6
+    g = draw_inputs(np.random.default_rng(4), (3,), d)
+    assert np.array_equal(draw_inputs(np.random.default_rng(4), (3,), d, ("iid-t", math.inf), np.random.default_rng(9)), g)
+    e = draw_noise(np.random.default_rng(5), 200000, 0.3, ("t", 4.5), np.random.default_rng(6))
+    assert abs(e.var() - 0.3) < 0.03
+    with pytest.raises(ValueError, match="nu"):
+        draw_inputs(np.random.default_rng(0), (2,), 3, ("iid-t", 2.0))
+    with pytest.raises(ValueError, match="kind"):
+        draw_inputs(np.random.default_rng(0), (2,), 3, ("cauchy", 5.0))
+
+
+def test_stress_laws_are_coupled_to_their_baseline():
+    """A law with ν → ∞ reproduces its ν = ∞ baseline trial by trial (shared standard-normal streams): the
+    stress paths' paired differences are exactly 0 at the anchor and small near it."""
+    base = nl.simulate_icl_sweep("sin", 6, 2, 2, [1.5], RHO, trials=3, seed=3, n_test=50, input_law=("iid-t", math.inf))
+    near = nl.simulate_icl_sweep("sin", 6, 2, 2, [1.5], RHO, trials=3, seed=3, n_test=50, input_law=("iid-t", 1e9))
+    assert np.allclose(base.trial_means, near.trial_means, rtol=2e-3)          # scales 1 ± O(ν^-1/2)
+    nb = nl.simulate_icl_sweep("sin", 6, 2, 2, [1.5], RHO, trials=3, seed=3, n_test=50, noise_law=("t", math.inf))
+    nn = nl.simulate_icl_sweep("sin", 6, 2, 2, [1.5], RHO, trials=3, seed=3, n_test=50, noise_law=("t", 1e9))
+    assert np.allclose(nb.trial_means, nn.trial_means, rtol=2e-3)
+    with pytest.raises(ValueError, match="input_law"):
+        nl.simulate_icl_sweep("sin", 6, 2, 2, [1.5], RHO, input_law=("iid-t", 1.5))
+
+
+def test_resource_guards_refuse_instantly_and_name_the_parameter():
+    import time
+    cases = [(dict(n_test=10 ** 10), "n_test"), (dict(tau=3000.0, d=64), "tau"), (dict(d=400), "d = 400"),
+             (dict(trials=10 ** 9), "trials"), (dict(tau=1e300), "tau"), (dict(alpha=1e300), "alpha")]
+    for kw, name in cases:
+        args = dict(f="sin", d=8, alpha=2.0, kappa=2.0, tau=2.0, rho=0.1, trials=2, seed=0, n_test=100)
+        args.update(kw)
+        t0 = time.perf_counter()
+        with pytest.raises(ValueError, match=name) as exc:
+            nl.simulate_icl(**args)
+        assert time.perf_counter() - t0 < 0.5, kw
+        assert "n_max" not in str(exc.value) and "* p" not in str(exc.value)      # the user's parameters, not internals
+    from theorycheck.models.prompts import context_statistics
+    with pytest.raises(ValueError, match="ell"):
+        context_statistics(np.sin, np.ones((2, 3)), 10 ** 10, 0.1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="reps"):
+        nl.pure_noise_ridge_samples(1000, 1000, 1.0, 1.0, 0.0, 10 ** 9, np.random.default_rng(0))
+
+
+def test_reliability_of_the_area_and_its_coverage():
+    """Every public function of theorycheck.nonlinear and of paper 004's models has a baseline, and the fuzz of the
+    area finds no failure (no unnamed error, NaN, stray exception, hang or runaway allocation)."""
+    from theorycheck import reliability as R
+    mine = [f for f in R.public_functions() if f.startswith("theorycheck.nonlinear.")
+            or f in ("theorycheck.models.prompts.draw_tasks", "theorycheck.models.prompts.context_statistics",
+                     "theorycheck.models.prompts.draw_inputs", "theorycheck.models.prompts.draw_noise",
+                     "theorycheck.models.prompts.t_scales", "theorycheck.models.ridge.fit_prefixes",
+                     "theorycheck.models.ridge.fit_prefixes_factored", "theorycheck.models.attention.reduced_features")]
+    covered = {b.fn for b in R.baselines(("nonlinear",))}
+    assert len(mine) >= 30 and set(mine) <= covered, sorted(set(mine) - covered)
+    res = R.fuzz(("nonlinear",), jobs=2)
+    assert res["failures"] == [], "\n".join(f"{f['fn']}({f['param']}={f['value']}): {f['class']} {f['detail']}"
+                                            for f in res["failures"][:40])

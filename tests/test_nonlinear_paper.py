@@ -52,7 +52,8 @@ def test_figures_have_generated_captions(quick):
     stems = {f["stem"] for f in figs}
     assert {"nonlinear_fig1", "nonlinear_fig2", "nonlinear_result1_extrapolation",
             "nonlinear_a1zero_extrapolation"} <= stems
-    assert all("d = " in f["caption"] or "d ∈" in f["caption"] for f in figs)
+    own = [f for f in figs if not f["stem"].startswith("assume_")]        # path figures are drawn by the engine
+    assert all("d = " in f["caption"] or "d ∈" in f["caption"] for f in own)
 
 
 def test_previous_claims_accounted_for_and_revisions_explained():
@@ -114,3 +115,43 @@ def test_all_mutants_are_caught():
     res = run_paper_mutants("nonlinear")
     assert res["total"] >= 9 and res["clean_problems"] == []
     assert res["caught"] == res["total"], [m["id"] for m in res["mutants"] if not m["caught"]]
+
+
+# ----------------------------------------------------------------------------------- round 2
+def test_fig1_reconciliation_in_quick_mode(quick):
+    """Figure 1's joint reconciliation runs within its budget, is shown with 004-fig1-shape, finds the coincidence
+    only under a normalised error, and decides the dependent readings at the settings it finds."""
+    led = quick.ledgers["nonlinear"]
+    c = {x.id: x for x in led.claims}
+    recs = c["004-fig1-shape"].reconciliations
+    assert len(recs) == 4                                    # joint + one per normalisation
+    joint, per = recs[0], {r["fixed"]["normalisation"]: r for r in recs[1:]}
+    assert joint["evaluations"] <= joint["budget"] and set(joint["free_parameters"]) == {"noise", "normalisation"}
+    assert not per["raw MSE"]["found"]                       # no noise in [0.05, 2] makes the raw curves coincide
+    if joint["found"]:
+        assert joint["best"]["normalisation"] != "raw MSE"
+        assert all(r["within"] for r in joint["residuals"])    # never found outside a tolerance
+    readings = {s.reading for s in c["004-fig1-shape"].subclaims if s.reading}
+    assert readings == {n for n, r in per.items() if r["found"]} or readings == set(per)
+    assert all("normalisation" in s.chosen for s in c["004-fig1-gap"].subclaims)
+    stated = [s for s in c["004-fig1-caption-vs-legend"].subclaims if s.rule == "equivalence"]
+    assert len(stated) == 6 and all(s.chosen for s in stated)           # toolkit sizes: cannot refute
+
+
+def test_stress_paths_in_quick_mode(quick):
+    """Every declared stress path is decided in the quick run; the exact paths break where the theory says
+    (Lemma 1 between ω = 1.1 and 1.2; the transition's floor between α = 303 and 100); no path point errs."""
+    led = quick.ledgers["nonlinear"]
+    maps = {(c.id, a["name"]): a for c in led.claims for a in c.assumptions}
+    paper = papers.load("nonlinear")
+    assert len(maps) == len(paper.claims.stresses) >= 8
+    assert all("error" not in a for a in maps.values())
+    om = maps[("004-appendix-b-moments", "ω = ‖w‖²/d → 1 (task-norm concentration)")]["breaking_point"]
+    assert om["status"] == "breaks" and om["bracket"] == [1.1, 1.2]
+    al = maps[("004-task-diversity-transition", "α, τ → ∞ with τ ∝ α")]["breaking_point"]
+    assert al["status"] == "breaks" and al["bracket"] == [0.0033, 0.01]
+    lam = maps[("004-a1zero-boxed", "ridgeless (λ → 0)")]
+    assert lam["points"][0]["verdict"] == "confirmed" and lam["breaking_point"]["status"] == "breaks"
+    stated = {a.name for a in paper.claims.assumptions if a.claim == "004-result1" and a.stated}
+    assert {"Gaussian inputs x ~ N(0, I_d/d)", "tr C² = o(d²) (effective rank → ∞)", "ridgeless (λ → 0)"} <= stated
+    assert any(not a.stated for a in paper.claims.assumptions if a.claim == "004-result1")

@@ -40,7 +40,10 @@ The paper-004 checks also use :func:`surrogate_teacher` (Result 1's linear surro
 (several teachers on common random numbers), :func:`label_moments` / :func:`appendix_b_samples` (Appendix B),
 :func:`rank_floor_sin` / :func:`rank_floor_samples` (low-rank tasks) and :func:`pure_noise_ridge_samples` /
 :func:`pure_noise_ridgeless_exact` (the a₁ = 0 branch as pure-noise regression).
-We evaluate it by **rescaling the labels** by :math:`1/a_1` (tasks back to :math:`\operatorname{tr}C/d=1`,
+The simulator also draws non-Gaussian laws for the assumption maps of paper 004 (``input_law``: independent or
+elliptical Student-t inputs; ``noise_law``: Student-t label noise), coupled to their Gaussian baseline, and refuses
+up front a call beyond the memory budget or :data:`WORK_BUDGET`, naming the parameters that size it.
+We evaluate Result 1 by **rescaling the labels** by :math:`1/a_1` (tasks back to :math:`\operatorname{tr}C/d=1`,
 noise :math:`\rho_{\rm nl}/a_1^2`, penalty :math:`\lambda/a_1^2` on the :math:`A` block) and
 multiplying the MSE by :math:`a_1^2`; the covariance-scaled general formula with
 :math:`C=a_1^2I` gives the same number (ridgeless; checked in the tests).
@@ -65,8 +68,8 @@ import sympy as sp
 from scipy.optimize import brentq
 
 from . import hermite
-from .montecarlo import MeanEstimate, rngs
-from .models.attention import reduced_features as _features
+from .montecarlo import MeanEstimate
+from .models.attention import reduced_features as _features  # noqa: F401  (kept for the benchmarks)
 from .models.prompts import context_statistics, draw_tasks as _draw_tasks
 from .models.ridge import fit_prefixes as _fit_all
 from .validate import check_int, check_real, check_bool, check_psd
@@ -77,7 +80,7 @@ __all__ = ["TEACHERS", "teacher", "teacher_moments", "rho_nonlinear", "rho_f", "
            "context_statistics", "ridge_risk_pure_noise", "extrapolate",
            "extrapolate_models", "surrogate_teacher", "simulate_teachers", "label_moments",
            "appendix_b_samples", "rank_floor_sin", "rank_floor_samples", "pure_noise_ridge_samples",
-           "pure_noise_ridgeless_exact"]
+           "pure_noise_ridgeless_exact", "WORK_BUDGET"]
 
 G = sp.Symbol("g", real=True)
 
@@ -96,6 +99,10 @@ TEACHERS = {
 }
 
 
+#: largest magnitude of a constant teacher (its square and fourth power stay within double precision)
+_MAX_CONST = 1e50
+
+
 def teacher(f):
     """Resolve ``f`` (a name in :data:`TEACHERS`, a SymPy expression or a callable) to
     ``(sympy_expr_or_None, numpy_callable)``.
@@ -107,8 +114,12 @@ def teacher(f):
         if f not in TEACHERS:
             raise ValueError(f"f must be one of {sorted(TEACHERS)} (or a SymPy expression / callable), got {f!r}")
         f = TEACHERS[f]
-    if isinstance(f, (int, float)) and not isinstance(f, bool):
-        f = sp.nsimplify(f) if math.isfinite(f) else f
+    if isinstance(f, (bool, np.bool_)):
+        raise ValueError(f"f must be a teacher name, a SymPy expression, a callable or a finite constant, got {f!r}")
+    if isinstance(f, (int, float, np.integer, np.floating)):
+        if not (math.isfinite(float(f)) and abs(float(f)) <= _MAX_CONST):
+            raise ValueError(f"f (a constant teacher) must be finite with |f| <= {_MAX_CONST:g}, got {f!r}")
+        f = sp.nsimplify(f)
     if isinstance(f, sp.Basic):
         free = sorted(f.free_symbols, key=str)
         if len(free) > 1:
@@ -117,6 +128,8 @@ def teacher(f):
             raise ValueError(f"f must be real and finite, got {f}")
         if not free:
             c = float(f)
+            if not (math.isfinite(c) and abs(c) <= _MAX_CONST):
+                raise ValueError(f"f (a constant teacher) must be finite with |f| <= {_MAX_CONST:g}, got {f}")
             return f, (lambda t, c=c: np.full(np.shape(t), c))
         fn = sp.lambdify(free[0], f, modules="numpy")
         if f.has(sp.Max, sp.Min):   # lambdify's Max/Min on arrays: use ufuncs
@@ -146,6 +159,7 @@ def teacher_moments(f, dps: int = 30) -> dict:
     >>> teacher_moments("cube")["a1"], teacher_moments("cube")["Ef2"]
     (3, 15)
     """
+    dps = check_int("dps", dps, minimum=5, maximum=1000)
     key = (_key(f), dps)
     if key in _MOMENT_CACHE:
         return _MOMENT_CACHE[key]
@@ -310,7 +324,8 @@ def e_icl_linear(tau, alpha, kappa, rho, lam=0.0) -> float:
 # general covariance (ridgeless), Silverstein deterministic equivalent
 # ------------------------------------------------------------------------------------------------
 def _as_cov(name, C, d=None):
-    a = np.asarray(C, dtype=float) if not isinstance(C, np.ndarray) else C.astype(float)
+    from .validate import check_array
+    a = check_array(name, C, ndim=(1, 2))
     if a.ndim == 1:
         if not np.all(np.isfinite(a)) or np.any(a < 0):
             raise ValueError(f"{name} (eigenvalues) must be finite and non-negative")
@@ -418,7 +433,14 @@ def a1_zero_fixed_point(tau, q, lam) -> float:
     lam = check_real("lam", lam, low=0.0, low_open=True)
     mu = lam / q
     a, b = tau * mu, tau * mu + tau - 1
-    return (-b + math.sqrt(b * b + 4 * a)) / (2 * a) if b < 0 else 2.0 / (b + math.sqrt(b * b + 4 * a))
+    if a == 0.0:
+        raise ValueError(f"lam/q underflows for lam = {lam!r}, q = {q!r}; χ₀ = q/(qτ/(1+χ₀) + τλ) is beyond the "
+                         "floating range (λ → 0 is the limit of risk_a1_zero with lam = 0)")
+    chi = (-b + math.sqrt(b * b + 4 * a)) / (2 * a) if b < 0 else 2.0 / (b + math.sqrt(b * b + 4 * a))
+    if not math.isfinite(chi):
+        raise ValueError(f"χ₀ overflows for tau = {tau!r}, q = {q!r}, lam = {lam!r} (lam/q too small); use a larger "
+                         "lam or risk_a1_zero with lam = 0")
+    return chi
 
 
 def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0) -> float:
@@ -439,7 +461,7 @@ def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0) -> float:
     10.0
     """
     tau = check_real("tau", tau, low=0.0, low_open=True)
-    rho_nl = check_real("rho_nl", rho_nl, low=0.0)
+    rho_nl = check_real("rho_nl", rho_nl, low=0.0, high=_HI)
     alpha = check_real("alpha", alpha, low=0.0, low_open=True)
     lam = check_real("lam", lam, low=0.0)
     if rho_nl == 0:
@@ -558,114 +580,208 @@ class SimResult:
         return Estimate.from_samples(self.trial_means[:, i], label=f"d={self.d}, tau={self.taus[i]:g}")
 
 
+#: work budget of one simulator call (elementary floating-point operations and random draws, estimated up front)
+WORK_BUDGET = 5e13
+
+
+def _sim_resources(d, p, ell, ns, k, trials, n_test, n_query, direct_inputs):
+    """``(bytes, work)`` estimates of one :func:`simulate_icl_sweep` call (peak memory, total operations)."""
+    nmax = float(max(ns))
+    dual = [float(n) for n in ns if n <= p]
+    primal = [float(n) for n in ns if n > p]
+    nd = max(dual) if dual else 0.0
+    ctx = (ell * d) if direct_inputs else (ell + d)
+    mem = 8.0 * (5 * nmax * (d + 1) + 3 * nd * nd + (2 * p * p + 2048 * p if primal else 0)
+                 + n_test * (4 * (d + 1) + 2 * n_query + (n_query * d if direct_inputs else 0))
+                 + (min(nmax, 2048) * ell * (d if direct_inputs else 3)))
+    work = (nmax * (ctx + 3 * d) + nd * nd * (2 * d + 1) + nd ** 3 / 3.0 + len(dual) * nd * nd
+            + (nmax * p * p + len(primal) * p ** 3 / 3.0 if primal else 0.0)
+            + n_test * (ctx + len(ns) * (d * (d + 1) + n_query * (d if direct_inputs else 2)))) * trials
+    return mem, work
+
+
+def _trial_streams(seed, trials, aux):
+    """Per trial: the main generator (identical to ``montecarlo.rngs(seed, trials)[i]``) and, when ``aux``, a
+    second independent generator for the scale draws of non-Gaussian laws (so the standard-normal streams of a
+    stress path stay coupled to its Gaussian baseline)."""
+    for s in np.random.SeedSequence(seed).spawn(trials):
+        yield np.random.default_rng(s), (np.random.default_rng(s.spawn(1)[0]) if aux else None)
+
+
 def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0, n_test=2000,
                        normalize_tasks=False, method="projected", C_train=None, C_test=None,
-                       n_query=32) -> SimResult:
+                       n_query=32, input_law=None, noise_law=None) -> SimResult:
     r"""Monte Carlo of the actual predictor for several τ (nested prefixes of one training set
     per trial: the τ points of one trial share data, each point is an unbiased estimate).
 
-    Per trial: draw :math:`k=\mathrm{round}(\kappa d)` tasks (or a fresh task per prompt if κ = ∞),
-    assign them round-robin to :math:`n_{\max}=\mathrm{round}(\tau_{\max}d^2)` prompts, build
-    :math:`u,s` (:func:`context_statistics`), the query :math:`x\sim\mathcal N(0,I_d/d)`, label
-    :math:`y=f(x^\top w)+\varepsilon`, features :math:`\mathrm{vec}(x[u^\top,s])`; fit Γ on each
-    prefix (min-norm / ridge, solved in the smaller of the n- and p-dimensional spaces). Test on
-    ``n_test`` prompts with fresh tasks :math:`w\sim\mathcal N(0,C_{\rm test})`: given
-    :math:`v=Au+sb` and the task, the query error is averaged over ``n_query`` draws of
-    :math:`t=x^\top w` and *exactly* over the query's component orthogonal to :math:`w` and the
-    label noise: :math:`\mathrm{err}=\overline{(f(t)-\beta t)^2}+\rho+\|P_\perp v\|^2/d`,
+    Per trial: draw :math:`k=\mathrm{round}(\kappa d)` tasks (or a fresh task per prompt if κ = ∞; a
+    :math:`k` beyond the number of prompts is the same law as κ = ∞ and is capped), assign them round-robin to
+    :math:`n_{\max}=\mathrm{round}(\tau_{\max}d^2)` prompts, build :math:`u,s` (:func:`context_statistics`),
+    the query :math:`x\sim\mathcal N(0,I_d/d)`, label :math:`y=f(x^\top w)+\varepsilon`, features
+    :math:`\mathrm{vec}(x[u^\top,s])`; fit Γ on each prefix (min-norm / ridge,
+    :func:`~theorycheck.models.ridge.fit_prefixes_factored`: dual kernel as a Hadamard product, one Cholesky
+    factor for every ridgeless dual prefix). Test on ``n_test`` prompts with fresh tasks
+    :math:`w\sim\mathcal N(0,C_{\rm test})`: given :math:`v=Au+sb` and the task, the query error is averaged over
+    ``n_query`` draws of :math:`t=x^\top w` and *exactly* over the query's component orthogonal to :math:`w` and
+    the label noise: :math:`\mathrm{err}=\overline{(f(t)-\beta t)^2}+\rho+\|P_\perp v\|^2/d`,
     :math:`\beta=w^\top v/\|w\|^2` (Rao–Blackwellised; unbiased for the query MSE).
 
     ``C_train``/``C_test``: optional 1-D arrays of task-covariance eigenvalues (diagonal
     covariances; default identity).
+
+    Stress laws (the assumption maps of paper 004): ``input_law`` ``("iid-t", ν)`` or ``("elliptical-t", ν)``
+    draws every input (contexts, queries, test queries) from :func:`~theorycheck.models.prompts.draw_inputs`
+    through the direct sampler, and the test error is then averaged over ``n_query`` drawn queries
+    :math:`\overline{(f(x^\top w)-x^\top v)^2}+\rho` (no Gaussian projection); ``noise_law`` ``("t", ν)`` draws
+    Student-t label noise of variance ρ. ν = ∞ runs the same code with Gaussian draws (the coupled baseline:
+    the standard-normal streams are identical, the scales come from a second generator).
+
+    Resources are estimated up front: a call beyond the memory budget (``THEORYCHECK_MEMORY_GB``) or
+    :data:`WORK_BUDGET` is refused at once, naming the parameters that size it.
     """
-    d = check_int("d", d, minimum=2)
+    from .validate import MAX_COUNT, ParameterTypeError, check_choice, memory_budget_bytes
+    from .models.prompts import _check_law, draw_inputs, draw_noise
+    from .models.ridge import fit_prefixes_factored
+    d = check_int("d", d, minimum=2, maximum=10 ** 6)
     alpha = check_real("alpha", alpha, low=0.0, low_open=True)
     kappa = check_real("kappa", kappa, low=0.0, low_open=True, allow_inf=True)
-    rho = check_real("rho", rho, low=0.0)
-    lam = check_real("lam", lam, low=0.0)
-    trials = check_int("trials", trials, minimum=1)
+    rho = check_real("rho", rho, low=0.0, high=_HI)
+    lam = check_real("lam", lam, low=0.0, high=_HI)
+    trials = check_int("trials", trials, minimum=1, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
-    n_test = check_int("n_test", n_test, minimum=2)
-    n_query = check_int("n_query", n_query, minimum=1)
+    n_test = check_int("n_test", n_test, minimum=2, maximum=MAX_COUNT)
+    n_query = check_int("n_query", n_query, minimum=1, maximum=MAX_COUNT)
     normalize_tasks = check_bool("normalize_tasks", normalize_tasks)
-    if method not in ("projected", "direct"):
-        raise ValueError(f"method must be one of ['direct', 'projected'], got {method!r}")
+    check_choice("method", method, ("projected", "direct"))
+    input_law = _check_law("input_law", input_law, ("iid-t", "elliptical-t"))
+    noise_law = _check_law("noise_law", noise_law, ("t",))
+    if isinstance(taus, (str, bytes, bool, dict)) or taus is None:
+        raise ParameterTypeError(f"tau/taus must be positive real numbers, got {taus!r}")
     try:
         taus = np.atleast_1d(np.asarray(taus, dtype=float))
     except (TypeError, ValueError):
-        raise ValueError(f"tau/taus must be positive real numbers, got {taus!r}") from None
-    if taus.size == 0 or not np.all(np.isfinite(taus)) or np.any(taus <= 0):
-        raise ValueError("taus must be a non-empty list of finite positive numbers")
+        raise ParameterTypeError(f"tau/taus must be positive real numbers, got {taus!r}") from None
+    if taus.ndim != 1 or taus.size == 0 or not np.all(np.isfinite(taus)) or np.any(taus <= 0):
+        raise ValueError("tau/taus must be a non-empty list of finite positive numbers")
+    if taus.size > 1000:
+        raise ValueError(f"taus must hold at most 1000 values, got {taus.size}")
+    if alpha * d > MAX_COUNT:
+        raise ValueError(f"alpha = {alpha:g} with d = {d} gives a context length ℓ = αd above {MAX_COUNT:.0e}; "
+                         "reduce alpha or d")
+    if float(taus.max()) * d * d > MAX_COUNT:
+        raise ValueError(f"tau = {float(taus.max()):g} with d = {d} gives n = τd² pretraining prompts above "
+                         f"{MAX_COUNT:.0e}; reduce tau or d")
     _, fn = teacher(f)
     ell = max(1, int(round(alpha * d)))
-    k = None if math.isinf(kappa) else max(1, int(round(kappa * d)))
     ns = np.array([max(1, int(round(t * d * d))) for t in taus])
+    nmax = int(ns.max())
+    k = None if math.isinf(kappa) or kappa * d >= nmax else max(1, int(round(kappa * d)))
     order = np.argsort(ns, kind="stable")
     p = d * (d + 1)
-    if ns.max() * p > 6e8:
-        raise ValueError(f"n_max * p = {ns.max() * p:.3g} exceeds the memory budget (6e8 doubles)")
+    direct = input_law is not None
+    mem, work = _sim_resources(d, p, ell, [int(x) for x in ns], k, trials, n_test, n_query, direct)
+    budget = memory_budget_bytes()
+    if mem > budget:
+        parts = [("n_test", n_test * (4 * (d + 1) + 2 * n_query + (n_query * d if direct else 0))),
+                 ("n_query", n_test * n_query * (2 + (d if direct else 0))),
+                 ("tau", 5 * nmax * (d + 1) + 3 * max([n for n in ns if n <= p], default=0) ** 2),
+                 ("d", 2 * p * p + 2048 * p if nmax > p else 0)]
+        name = max(parts, key=lambda x: x[1])[0]
+        raise ValueError(f"{name} = {dict(n_test=n_test, n_query=n_query, tau=float(taus.max()), d=d)[name]:g} needs "
+                         f"about {mem / 2 ** 30:.1f} GiB (d = {d}, τ_max = {float(taus.max()):g}, n_test = {n_test}, "
+                         f"n_query = {n_query}), above the memory budget of {budget / 2 ** 30:g} GiB (set "
+                         f"THEORYCHECK_MEMORY_GB to raise it, or reduce {name})")
+    if work > WORK_BUDGET:
+        raise ValueError(f"trials = {trials} at d = {d}, τ_max = {float(taus.max()):g}, α = {alpha:g}, n_test = "
+                         f"{n_test} needs about {work:.2g} operations, above the work budget {WORK_BUDGET:.0e} of one "
+                         "call; reduce trials (or d, tau, alpha, n_test)")
     cs_tr = None if C_train is None else np.sqrt(_eig_arg("C_train", C_train, d))
     cs_te = None if C_test is None else np.sqrt(_eig_arg("C_test", C_test, d))
-    sr = math.sqrt(rho)
+    for name, cs in (("C_train", cs_tr), ("C_test", cs_te)):
+        if cs is not None and not np.any(cs > 0):
+            raise ValueError(f"{name} must have a positive eigenvalue (a zero task covariance has no tasks)")
+    ctx_method = "direct" if direct else method
     tm = np.zeros((trials, taus.size))
     wv = np.zeros((trials, taus.size))
-    for t_i, rng in enumerate(rngs(seed, trials)):
-        nmax = int(ns.max())
+    for t_i, (rng, aux) in enumerate(_trial_streams(seed, trials, input_law is not None or noise_law is not None)):
         if k is None:
             Wp = _draw_tasks(rng, nmax, d, cs_tr, normalize_tasks)
         else:
             Wk = _draw_tasks(rng, k, d, cs_tr, normalize_tasks)
             Wp = Wk[np.arange(nmax) % k]
-        U, S = context_statistics(fn, Wp, ell, rho, rng, method)
-        xq = rng.standard_normal((nmax, d)) / math.sqrt(d)
-        yq = fn(np.einsum("nd,nd->n", xq, Wp)) + sr * rng.standard_normal(nmax)
-        X = _features(xq, U, S)
-        del U, S, xq
-        gams = _fit_all(X, yq, [int(ns[j]) for j in order], d, lam)
-        del X
+        U, S = context_statistics(fn, Wp, ell, rho, rng, ctx_method, input_law=input_law, noise_law=noise_law,
+                                  scale_rng=aux)
+        xq = draw_inputs(rng, (nmax,), d, input_law, aux)
+        yq = fn(np.einsum("nd,nd->n", xq, Wp)) + draw_noise(rng, nmax, rho, noise_law, aux)
+        if not (np.all(np.isfinite(yq)) and np.max(np.abs(S), initial=0.0) < 1e100):
+            raise ValueError(f"the labels of the teacher f = {f!r} overflow (|y|² beyond 1e100 at rho = {rho!r}); "
+                             "rescale the teacher")
+        Z = np.concatenate([U, S[:, None]], axis=1)
+        del U, S
+        gams = fit_prefixes_factored(xq, Z, yq, [int(ns[j]) for j in order], d, lam)
+        del xq, Z
         # test set (shared across the tau's of this trial)
         Wt = _draw_tasks(rng, n_test, d, cs_te, normalize_tasks)
-        Ut, St = context_statistics(fn, Wt, ell, rho, rng, method)
-        nw2 = np.sum(Wt * Wt, axis=1)
-        tq = rng.standard_normal((n_test, n_query)) * np.sqrt(nw2 / d)[:, None]
+        Ut, St = context_statistics(fn, Wt, ell, rho, rng, ctx_method, input_law=input_law, noise_law=noise_law,
+                                    scale_rng=aux)
+        if direct:
+            Xt = draw_inputs(rng, (n_test, n_query), d, input_law, aux)
+            tq = np.einsum("tqd,td->tq", Xt, Wt)
+        else:
+            nw2 = np.sum(Wt * Wt, axis=1)
+            tq = rng.standard_normal((n_test, n_query)) * np.sqrt(nw2 / d)[:, None]
         ft = fn(tq)
         for jj, j in enumerate(order):
             Gm = gams[jj].reshape(d, d + 1)
             V = Ut @ Gm[:, :d].T + St[:, None] * Gm[:, d][None, :]
-            beta = np.sum(V * Wt, axis=1) / nw2
-            perp2 = np.sum(V * V, axis=1) - beta * beta * nw2
-            err = np.mean((ft - beta[:, None] * tq) ** 2, axis=1) + rho + perp2 / d
+            if direct:
+                err = np.mean((ft - np.einsum("tqd,td->tq", Xt, V)) ** 2, axis=1) + rho
+            else:
+                beta = np.sum(V * Wt, axis=1) / np.where(nw2 > 0, nw2, 1.0)
+                perp2 = np.sum(V * V, axis=1) - beta * beta * nw2
+                err = np.mean((ft - beta[:, None] * tq) ** 2, axis=1) + rho + perp2 / d
             tm[t_i, j] = err.mean()
             wv[t_i, j] = err.var(ddof=1)
+    if not np.all(np.isfinite(tm)):
+        raise ValueError(f"the simulated test error is not finite for f = {f!r}, rho = {rho!r}, lam = {lam!r} "
+                         "(overflow); rescale the teacher")
     mean = tm.mean(axis=0)
     within = wv.mean(axis=0) / n_test
     se = np.sqrt(tm.var(axis=0, ddof=1) / trials) if trials > 1 else np.full(taus.size, np.nan)
     return SimResult(mean, se, np.sqrt(within / trials), tm, taus, ns, p, d, ell, k, trials, n_test,
-                     {"alpha": alpha, "kappa": kappa, "rho": rho, "lam": lam, "seed": seed,
-                      "normalize_tasks": normalize_tasks, "method": method, "n_query": n_query})
+                     {"alpha": alpha, "kappa": kappa if math.isfinite(kappa) else "inf", "rho": rho, "lam": lam,
+                      "seed": seed, "normalize_tasks": normalize_tasks, "method": method, "n_query": n_query,
+                      "input_law": None if input_law is None else list(input_law)[:1] + [str(input_law[1])],
+                      "noise_law": None if noise_law is None else list(noise_law)[:1] + [str(noise_law[1])]})
 
 
 def _eig_arg(name, C, d):
-    a = np.asarray(C, dtype=float)
-    if a.ndim != 1 or a.size != d or not np.all(np.isfinite(a)) or np.any(a < 0):
+    from .validate import check_array
+    a = check_array(name, C, ndim=1)
+    if a.size != d or np.any(a < 0):
         raise ValueError(f"{name} must be a 1-D array of {d} finite non-negative eigenvalues")
     return a
 
 
 def simulate_icl(f, d, alpha, kappa, tau, rho, lam=0.0, trials=2, seed=0, n_test=2000,
-                 normalize_tasks=False, method="projected", C_train=None, C_test=None) -> MeanEstimate:
+                 normalize_tasks=False, method="projected", C_train=None, C_test=None, input_law=None,
+                 noise_law=None) -> MeanEstimate:
     r"""Monte Carlo test MSE of the actual reduced linear-attention predictor at one τ.
 
     Returns a :class:`~theorycheck.montecarlo.MeanEstimate` (``mean``, ``se`` as in
     :class:`SimResult`: Student t over the ``n`` = ``trials`` independent training sets, df = trials − 1;
-    ``se`` is ``nan`` for one trial). See :func:`simulate_icl_sweep` for the protocol.
+    ``se`` is ``nan`` for one trial). See :func:`simulate_icl_sweep` for the protocol and the resource guards.
 
     >>> est = simulate_icl("linear", d=8, alpha=2, kappa=math.inf, tau=3, rho=0.1, trials=2, n_test=500)
     >>> 0.2 < est.mean < 2.0
     True
     """
+    from .validate import ParameterTypeError
+    if isinstance(tau, (list, tuple, np.ndarray)):
+        raise ParameterTypeError(f"tau must be one positive real number (use simulate_icl_sweep for several), got "
+                                 f"{tau!r}")
     res = simulate_icl_sweep(f, d, alpha, kappa, [tau], rho, lam, trials, seed, n_test,
-                             normalize_tasks, method, C_train, C_test)
+                             normalize_tasks, method, C_train, C_test, input_law=input_law, noise_law=noise_law)
     return MeanEstimate(float(res.mean[0]), float(res.se[0]), res.trials, seed=res.params["seed"],
                         label=f"simulate_icl d={d} tau={tau}")
 
@@ -695,8 +811,14 @@ def simulate_teachers(teachers: dict, d, alpha, kappa, taus, trials, seed, n_tes
     standard-normal label noise and test prompts, so per-trial differences between teachers are paired
     (their spread, not the sum of the two spreads, sets the SE).
     """
+    from .validate import ParameterTypeError
+    if not isinstance(teachers, dict):
+        raise ParameterTypeError(f"teachers must be a dict {{name: (f, rho)}}, got {type(teachers).__name__}")
     if not teachers:
         raise ValueError("teachers must name at least one (f, rho) pair")
+    for name, v in teachers.items():
+        if not (isinstance(v, tuple) and len(v) == 2):
+            raise ValueError(f"teachers[{name!r}] must be a pair (f, rho), got {v!r}")
     return {name: simulate_icl_sweep(f, d, alpha, kappa, taus, rho, trials=trials, seed=seed, n_test=n_test, **kw)
             for name, (f, rho) in teachers.items()}
 
@@ -709,7 +831,7 @@ def label_moments(f, rho) -> dict:
     >>> m = label_moments("linear", 0.0); m["mu22"], m["mu4"]
     (3.0, 3.0)
     """
-    rho = check_real("rho", rho, low=0.0)
+    rho = check_real("rho", rho, low=0.0, high=_HI)
     expr, fn = teacher(f)
     if expr is None:
         raise ValueError("f must be a teacher name or a SymPy expression for label_moments")
@@ -738,10 +860,16 @@ def appendix_b_samples(f, d, alpha, rho, n, rng, method="direct"):
     moments of ``derivations/nonlinear_moments.py`` (generated ``theorycheck.generated.nonlinear_moments``).
     """
     from .generated import nonlinear_moments as NM
-    d = check_int("d", d, minimum=2)
-    n = check_int("n", n, minimum=2)
-    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
+    from .validate import MAX_COUNT, check_memory
+    d = check_int("d", d, minimum=2, maximum=10 ** 6)
+    n = check_int("n", n, minimum=2, maximum=MAX_COUNT)
+    alpha = check_real("alpha", alpha, low=0.0, low_open=True, high=1e6)
+    rho = check_real("rho", rho, low=0.0, high=_HI)
+    if method not in ("direct", "projected"):
+        raise ValueError(f"method must be one of ['direct', 'projected'], got {method!r}")
     ell = max(1, int(round(alpha * d)))
+    check_memory("n", n, 8.0 * n * (3 * d + 12), "the prompts' statistics and samples")
+    check_memory("alpha", alpha, 8.0 * 3 * ell * (d if method == "direct" else 1), "the context of one prompt")
     m = label_moments(f, rho)
     a1, rf, m22, m31, m4 = m["a1"], m["rho_f"], m["mu22"], m["mu31"], m["mu4"]
     al = ell / d
@@ -792,16 +920,24 @@ def rank_floor_samples(f, r, rho, n, rng, nodes: int = 80) -> np.ndarray:
     draw :math:`\sigma^2\sim\Gamma(r/2,2/r)` and evaluate the inner Gaussian expectations
     :math:`\mathbb E f(\sigma g)^2`, :math:`\mathbb E\,g f(\sigma g)` by ``nodes``-point Gauss–Hermite
     quadrature — an independent route to the same number."""
+    from .validate import MAX_COUNT, check_memory
     r = check_real("r", r, low=0.0, low_open=True)
-    rho = check_real("rho", rho, low=0.0)
-    n = check_int("n", n, minimum=2)
-    nodes = check_int("nodes", nodes, minimum=2)
+    rho = check_real("rho", rho, low=0.0, high=_HI)
+    n = check_int("n", n, minimum=2, maximum=MAX_COUNT)
+    nodes = check_int("nodes", nodes, minimum=2, maximum=1000)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_memory("n", n, 8.0 * 3 * n * nodes, f"{n} x {nodes} quadrature values")
     _, fn = teacher(f)
     x, wts = np.polynomial.hermite_e.hermegauss(nodes)
     wts = wts / wts.sum()
     sig = np.sqrt(rng.gamma(r / 2, 2 / r, size=n))
-    vals = fn(sig[:, None] * x[None, :])
-    return rho + (vals ** 2) @ wts - ((vals * x[None, :]) @ wts) ** 2
+    vals = np.broadcast_to(fn(sig[:, None] * x[None, :]), (n, nodes))
+    out = rho + (vals ** 2) @ wts - ((vals * x[None, :]) @ wts) ** 2
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"the rank-r floor samples are not finite for f = {f!r}, r = {r!r}, rho = {rho!r} "
+                         "(the teacher overflows on the quadrature nodes)")
+    return out
 
 
 def pure_noise_ridgeless_exact(p, n, sigma2) -> float:
@@ -816,7 +952,7 @@ def pure_noise_ridgeless_exact(p, n, sigma2) -> float:
     """
     p = check_int("p", p, minimum=1)
     n = check_int("n", n, minimum=1)
-    sigma2 = check_real("sigma2", sigma2, low=0.0)
+    sigma2 = check_real("sigma2", sigma2, low=0.0, high=_HI)
     if n < p - 1:
         return sigma2 * (1 + n / (p - n - 1))
     if n > p + 1:
@@ -832,12 +968,20 @@ def pure_noise_ridge_samples(p, n, q, sigma2, lam, reps, rng) -> np.ndarray:
     :math:`\sigma^2+(q/d)\|\gamma\|^2` exactly. The asymptotic mean is :func:`risk_a1_zero`
     (:math:`\tau=n/p`) and, at finite ratio, ``sigma2 * (1 + ridge_risk_pure_noise(p/n, lam/q))``.
     """
-    p = check_int("p", p, minimum=2)
-    n = check_int("n", n, minimum=1)
-    reps = check_int("reps", reps, minimum=2)
-    q = check_real("q", q, low=0.0, low_open=True)
-    sigma2 = check_real("sigma2", sigma2, low=0.0)
-    lam = check_real("lam", lam, low=0.0)
+    from .validate import MAX_COUNT, check_memory
+    p = check_int("p", p, minimum=2, maximum=MAX_COUNT)
+    n = check_int("n", n, minimum=1, maximum=MAX_COUNT)
+    reps = check_int("reps", reps, minimum=2, maximum=MAX_COUNT)
+    q = check_real("q", q, low=0.0, low_open=True, high=_HI)
+    sigma2 = check_real("sigma2", sigma2, low=0.0, high=_HI)
+    lam = check_real("lam", lam, low=0.0, high=_HI)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_memory("p", p, 8.0 * (n * p + min(n, p) ** 2), f"an {n} x {p} design and its kernel")
+    work = float(reps) * n * p * min(n, p)
+    if work > WORK_BUDGET:
+        raise ValueError(f"reps = {reps} fits of {n} x {p} need about {work:.2g} operations, above the work budget "
+                         f"{WORK_BUDGET:.0e} of one call; reduce reps (or n, p)")
     d = math.sqrt(p)
     out = np.empty(reps)
     for i in range(reps):
@@ -866,22 +1010,38 @@ def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
     (1.0, 4.0)
     """
     from scipy import stats
-    ds = np.asarray(ds, dtype=float)
-    m = np.asarray(means, dtype=float)
-    s = np.asarray(ses, dtype=float)
-    if not (ds.ndim == m.ndim == s.ndim == 1 and ds.size == m.size == s.size >= 2):
+    from .validate import ParameterTypeError, check_array
+    ds = check_array("ds", ds, ndim=1)
+    m = check_array("means", means, ndim=1)
+    s = check_array("ses", ses, ndim=1)
+    if not (ds.size == m.size == s.size >= 2):
         raise ValueError("ds, means, ses must be 1-D arrays of equal length >= 2")
-    if np.any(ds <= 0) or np.any(s <= 0) or not np.all(np.isfinite(m)):
-        raise ValueError("ds and ses must be positive and means finite")
-    pw = [check_real("power", power, low=0.0, low_open=True)] if powers is None else \
-        [check_real("powers", q, low=0.0, low_open=True) for q in powers]
+    if np.any(ds <= 0) or np.any(s <= 0):
+        raise ValueError("ds and ses must be positive")
+    if np.any(np.abs(m) > 1e150) or np.any(s > 1e150) or np.any(s < 1e-150) or np.any(ds > 1e15):
+        raise ValueError("means and ses must lie within 1e-150..1e150 in magnitude and ds below 1e15")
+    if powers is None:
+        pw = [check_real("power", power, low=0.0, low_open=True, high=10.0)]
+    else:
+        if isinstance(powers, (str, bytes, dict)) or not isinstance(powers, (list, tuple, np.ndarray)):
+            raise ParameterTypeError(f"powers must be a list of positive exponents or None, got {powers!r}")
+        pw = [check_real("powers", q, low=0.0, low_open=True, high=10.0) for q in powers]
+        if not pw or len(set(pw)) != len(pw):
+            raise ValueError(f"powers must be a non-empty list of distinct positive exponents, got {list(powers)!r}")
     if ds.size < 1 + len(pw):
         raise ValueError(f"need at least {1 + len(pw)} points for {len(pw)} correction terms")
     X = np.stack([np.ones_like(ds)] + [ds ** (-q) for q in pw], axis=1)
     W = 1.0 / s ** 2
     A = X.T @ (W[:, None] * X)
-    coef = np.linalg.solve(A, X.T @ (W * m))
-    cov = np.linalg.inv(A)
+    try:
+        coef = np.linalg.solve(A, X.T @ (W * m))
+        cov = np.linalg.inv(A)
+    except np.linalg.LinAlgError:
+        raise ValueError("ds and power/powers give a singular fit: give distinct sizes ds (at least one more than "
+                         "the number of terms)") from None
+    if not (np.all(np.isfinite(coef)) and np.all(np.isfinite(cov))):
+        raise ValueError("ds and power/powers give an ill-conditioned fit (non-finite coefficients); use moderate "
+                         "powers and sizes")
     resid = m - X @ coef
     chi2 = float(np.sum(W * resid ** 2))
     dof = ds.size - X.shape[1]
@@ -910,6 +1070,9 @@ def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:
     :math:`a+b/\sqrt d` is fitted and reported for comparison only.
     Returns ``{"fits", "chosen", "intercept", "se", "systematic", "z_total"}``.
     """
+    if target is not None:
+        target = check_real("target", target, low=-1e150, high=1e150)
+    p_min = check_real("p_min", p_min, low=0.0, high=1.0)
     fits = {"1/d": extrapolate(ds, means, ses, 1.0), "1/sqrt(d)": extrapolate(ds, means, ses, 0.5)}
     if len(ds) >= 4:
         fits["1/d+1/d^2"] = extrapolate(ds, means, ses, powers=(1.0, 2.0))

@@ -2,13 +2,16 @@
 
 Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order:
 :mod:`.claims` (lines 6–136), :mod:`.claims_theory` (140–164), :mod:`.claims_figures` (170–219), sharing the
-registry :mod:`.registry`; simulations shared between claims: :mod:`.fixtures`; sizes and the toolkit's
-choices: :mod:`.settings`; fault-injection mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.nonlinear`,
+registry :mod:`.registry`; simulations shared between claims: :mod:`.fixtures` (including Figure 1's joint
+reconciliation of the linear teacher's noise and the error normalisation); assumption maps and stress paths of
+Result 1, the a₁ = 0 branch, Lemma 1 and the transition: :mod:`.assumptions`; sizes and the toolkit's choices:
+:mod:`.settings`; fault-injection mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.nonlinear`,
 :mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; derivations: ``theorycheck.derivations.nonlinear_*``.
 """
 from ..api import Paper
 from . import claims as _claims  # noqa: F401  (registers the claims of every part, in seed order)
 from . import fixtures as _fixtures  # noqa: F401  (registers the shared simulations)
+from . import assumptions as _assumptions  # noqa: F401  (assumption maps and stress paths)
 from .registry import claims
 from .settings import sizes
 

@@ -19,7 +19,7 @@ from ... import nonlinear as nl
 from ...gaussian import expect_product
 from ...hermite import hermite_coefficients, hermite_h
 from ...models.attention import reduced_features
-from ...models.ridge import fit_prefixes
+from ...models.ridge import fit_prefixes, fit_prefixes_factored
 from ...verdicts import Estimate, rules, selfcheck
 from ..api import Derivation, Note
 from .registry import claims
@@ -134,6 +134,17 @@ def predictor_and_ridge(ctx):
             ref = np.linalg.solve((n / dd) * lam * np.eye(p) + X.T @ X, X.T @ y) if lam else np.linalg.pinv(X) @ y
             yield selfcheck.identity(f"solver = Eq. (6), n = {n}, λ = {lam}", fit_prefixes(X, y, [n], dd, lam)[0], ref,
                                      rtol=1e-8)
+    # the simulator's solver: Kronecker-factored features (Hadamard dual kernel, unique-product primal Gram)
+    xk, Uk, Sk = rng.standard_normal((30, dd)), rng.standard_normal((30, dd)), rng.standard_normal(30)
+    Hk, yk = reduced_features(xk, Uk, Sk), rng.standard_normal(30)
+    for lam in (0.3, 0.0):
+        for ns in ([8, 15], [25, 30]):
+            yield selfcheck.identity(f"factored solver = Eq. (6) on the model's features, n = {ns}, λ = {lam}",
+                                     np.concatenate(fit_prefixes_factored(xk, np.column_stack([Uk, Sk]), yk, ns, dd,
+                                                                          lam)),
+                                     np.concatenate([np.linalg.solve((n / dd) * lam * np.eye(Hk.shape[1]) + Hk[:n].T @ Hk[:n],
+                                                                     Hk[:n].T @ yk[:n]) if lam else
+                                                     np.linalg.pinv(Hk[:n]) @ yk[:n] for n in ns]), rtol=1e-7)
     xq, U, S = rng.standard_normal((5, dd)), rng.standard_normal((5, dd)), rng.standard_normal(5)
     Gm = rng.standard_normal((dd, dd + 1))
     yield selfcheck.identity("model features · vec(Γ) = x_testᵀ(Au + sb)", reduced_features(xq, U, S) @ Gm.ravel(),
@@ -402,6 +413,8 @@ def appendix_b_moments(ctx):
                          reduced_features(X, Z[:, :3], Z[:, 3]), np.stack([np.kron(x, z) for x, z in zip(X, Z)]),
                          rtol=1e-15, scope="the model's feature map (row-major vectorisation)")
     yield from _appendix_b_selfchecks(ctx)
+    from . import assumptions as _assumptions
+    yield _assumptions.assumption_note("004-appendix-b-moments")
     from ...generated import nonlinear_moments as NM
     for key in ("Euu", "Eus", "Ess", "EyH", "Ehh", "mus"):
         yield Derivation(NM.LATEX[key])

@@ -66,19 +66,26 @@ def _u_scale(p):
     from ...models import prompts
     orig = prompts.context_statistics
 
-    def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048):
-        U, S = orig(fn, W, ell, rho, rng, method, chunk)
+    def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048, **kw):
+        U, S = orig(fn, W, ell, rho, rng, method, chunk, **kw)
         return U / W.shape[1], S                                         # BUG: u = (1/ℓ)Σ y x, factor d lost
     p.replace(prompts, "context_statistics", context_statistics)
 
 
 def _features_drop_s(p):
-    from ...models import attention
+    from ...models import attention, ridge
     orig = attention.reduced_features
+    orig_f = ridge.fit_prefixes_factored
 
     def reduced_features(xq, U, S):
         return orig(xq, U, 0.0 * S)                                      # BUG: the s column of H dropped
     p.replace(attention, "reduced_features", reduced_features)
+
+    def fit_prefixes_factored(xq, Z, y, ns, d, lam):
+        Z = Z.copy()
+        Z[:, -1] = 0.0                                                   # the same bug in the factored solver
+        return orig_f(xq, Z, y, ns, d, lam)
+    p.replace(ridge, "fit_prefixes_factored", fit_prefixes_factored)
 
 
 def _penalty_unscaled(p):
@@ -88,6 +95,11 @@ def _penalty_unscaled(p):
     def fit_prefixes(X, y, ns, d, lam):
         return [orig(X, y, [n], d, lam * d / n)[0] for n in ns]          # BUG: penalty λ instead of (n/d)λ
     p.replace(ridge, "fit_prefixes", fit_prefixes)
+    orig_f = ridge.fit_prefixes_factored
+
+    def fit_prefixes_factored(xq, Z, y, ns, d, lam):
+        return [orig_f(xq, Z, y, [n], d, lam * d / n)[0] for n in ns]    # the same bug in the factored solver
+    p.replace(ridge, "fit_prefixes_factored", fit_prefixes_factored)
 
 
 def _error_drops_noise(p):

@@ -23,6 +23,11 @@ RHO = 0.1
 FIG1 = {"f": "sin", "d": 64, "alpha": 2.0, "kappa": 2.0}
 #: Our τ grid for Figure 1 (the seed gives none): both sides of the threshold, τ ≤ 2 to bound the cost.
 FIG1_TAUS = (0.5, 0.75, 0.9, 1.1, 1.5, 2.0)
+#: Figure 1's reconciliation (seed lines 176–190): the linear teacher's noise searched on a log scale over this range;
+#: the error normalisations a reader could have applied (sin MSE vs linear MSE). Each entry: the divisor of the
+#: sin teacher's MSE and the divisor of the linear teacher's MSE as a function of its noise.
+FIG1_NOISE_RANGE = (0.05, 2.0)
+FIG1_STATED_NOISES = {"legend 0.447": 0.447029, "caption 1.447": 1.447029}
 #: Figure 2 as stated (line 200): tanh, d = 32, τ = α/2, α ∈ {20, 40}.
 FIG2 = {"f": "tanh", "d": 32, "alphas": (20.0, 40.0)}
 #: Our κ grid for Figure 2 (the seed gives none): around the transition and at large κ.
@@ -50,13 +55,19 @@ def sizes(ctx) -> dict:
                 "fig2_d": 12, "fig2_trials": 6, "fig2_ntest": 400,
                 "offset_d": 12, "offset_trials": 12, "rank_d": 12, "rank_trials": 8, "ntest": 400,
                 "mom_d": 16, "mom_n": 4000, "norm_n": 20_000, "noise_p": 100, "noise_reps": 200,
-                "floor_mc_n": 20_000}
+                "floor_mc_n": 20_000,
+                "stress_d": 10, "stress_trials": 16, "stress_ntest": 200, "stress_rank_d": 8, "stress_rank_trials": 8,
+                "rec_d": 16, "rec_trials": 6, "rec_ntest": 200, "rec_budget_joint": 30, "rec_budget_each": 14,
+                "rec_stated_trials": 12}
     return {"rho": RHO, "ext_ds": (12, 16, 24, 32, 40), "ext_trials": (96, 64, 48, 32, 24), "ext_ntest": 1000,
             "fig1_d": FIG1["d"], "fig1_trials": 8, "fig1_ntest": 1000,
             "fig2_d": FIG2["d"], "fig2_trials": 8, "fig2_ntest": 1000,
             "offset_d": 32, "offset_trials": 16, "rank_d": 24, "rank_trials": 16, "ntest": 1000,
             "mom_d": 32, "mom_n": 40_000, "norm_n": 200_000, "noise_p": 400, "noise_reps": 400,
-            "floor_mc_n": 200_000}
+            "floor_mc_n": 200_000,
+            "stress_d": 16, "stress_trials": 64, "stress_ntest": 400, "stress_rank_d": 16, "stress_rank_trials": 32,
+            "rec_d": 32, "rec_trials": 8, "rec_ntest": 400, "rec_budget_joint": 30, "rec_budget_each": 14,
+            "rec_stated_trials": 32}
 
 
 def chosen_sim(ctx, **extra) -> dict:
