@@ -6,18 +6,20 @@ not give. :func:`reconcile` searches the declared ranges and discrete choices of
 for a setting whose model output matches every target **jointly**:
 
 * each :class:`Target` has the stated value (as printed) and a tolerance — half a unit of its last
-  printed digit plus a declared modelling margin — to which the Monte Carlo error of the estimate is
-  added at evaluation time (:math:`|\hat y-y_{\rm stated}| \le \mathrm{tol} + z\,\mathrm{SE}`, with
-  ``z_mc`` = 2);
-* the objective is the sum over targets of the squared residual in units of its tolerance; the model
-  is evaluated with **common random numbers** (the same seed at every evaluation) so the objective is
-  smooth in the parameters;
+  printed digit plus a declared modelling margin;
+* the objective is the sum over targets of the squared residual in units of that declared tolerance
+  (the Monte Carlo error is *not* in the objective, so the search cannot prefer settings where our
+  simulation is merely noisier); the model is evaluated with **common random numbers** (the same seed at
+  every evaluation) so the objective is smooth in the parameters;
 * the search is scipy's :func:`~scipy.optimize.differential_evolution` over the continuous parameters
   and the indices of the discrete choices (``integrality``), then a bounded local refinement
   (:func:`~scipy.optimize.minimize`, Powell) of the continuous ones, stopping at a stated budget of
   model evaluations;
-* **found** only if every target is within its tolerance at the best setting — never a setting that
-  misses a target by more than its tolerance.
+* the best setting is then **verified out of sample**: the model is run once more with a fresh seed and
+  **found** means every target is within its tolerance there, the Monte Carlo error allowed for
+  (:math:`|\hat y-y_{\rm stated}| \le \mathrm{tol} + 2\,\mathrm{SE}`) and the estimate precise enough to
+  tell (:math:`2\,\mathrm{SE} \le \mathrm{tol}`) — a search that fits its own noise, or a model too noisy to
+  exclude the target, is not "found". The in-sample residuals are kept as ``search_residuals``.
 
 The result (:class:`Reconciliation`) goes into ``results.json`` (``reconciliation`` blocks of the
 claim) and the report's *Reconciliation* section; the claim can decide dependent statements at the
@@ -40,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import optimize
 
-from .validate import ParameterTypeError, check_real, check_str
+from .validate import ParameterTypeError, check_int, check_real, check_str
 from .verdicts.estimate import as_estimate
 from .verdicts.rules import printed_tolerance
 
@@ -124,9 +126,12 @@ class Reconciliation:
     interpretation: str = ""
     fixed: dict = field(default_factory=dict)
     label: str = ""
+    search_residuals: list = field(default_factory=list)
+    verify_seed: int | None = None
 
     def as_dict(self) -> dict:
-        return {"label": self.label, "free_parameters": self.free_parameters, "fixed": self.fixed, "targets": self.targets,
+        return {"label": self.label, "search_residuals": self.search_residuals, "verify_seed": self.verify_seed,
+                "free_parameters": self.free_parameters, "fixed": self.fixed, "targets": self.targets,
                 "found": self.found, "best": self.best, "residuals": self.residuals, "evaluations": self.evaluations,
                 "budget": self.budget, "objective": self.objective, "method": self.method,
                 "interpretation": self.interpretation}
@@ -142,25 +147,34 @@ def _residuals(out: dict, targets: Sequence[Target]) -> list[dict]:
         r = e.mean - t.value
         rows.append({"target": t.name, "stated": t.stated, "estimate": e.mean, "se": e.se, "residual": r,
                      "tolerance": tol, "in_tolerance_units": r / tol if tol > 0 else math.copysign(math.inf, r),
-                     "within": abs(r) <= tol})
+                     "within": abs(r) <= tol and Z_MC * e.se <= t.tolerance, "precise": Z_MC * e.se <= t.tolerance,
+                     "declared_tolerance": t.tolerance})
     return rows
 
 
 def _objective(rows) -> float:
-    return float(sum(min(x["in_tolerance_units"] ** 2, 1e12) for x in rows))
+    """Squared residuals in units of the *declared* tolerance (no Monte Carlo error: noise earns nothing)."""
+    out = 0.0
+    for x in rows:
+        u = x["residual"] / x["declared_tolerance"] if x["declared_tolerance"] > 0 else \
+            (0.0 if x["residual"] == 0 else math.inf)
+        out += min(u * u, 1e12)
+    return float(out)
 
 
 def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], targets: Sequence[Target], *,
-              budget: int = 300, seed: int = 0, fixed: dict | None = None, label: str = "") -> Reconciliation:
+              budget: int = 300, seed: int = 0, fixed: dict | None = None, label: str = "",
+              verify_seed: int | None = None) -> Reconciliation:
     """Search the free parameters for a setting reproducing every target jointly (see the module docstring).
 
     ``model(params, seed)`` returns ``{target name: Estimate | MeanEstimate | number}``; ``params`` holds
     the free parameters (discrete ones as their chosen value) and ``fixed``; ``label`` names the search in the
-    report (several searches of one claim).
+    report (several searches of one claim); ``verify_seed`` (default ``seed + 1``) is the fresh seed of the
+    out-of-sample check of the best setting.
     """
     if not isinstance(label, str):
         raise ParameterTypeError(f"label must be a string, got {type(label).__name__}")
-    from .validate import check_callable, check_int
+    from .validate import check_callable
     check_callable("model", model)
     budget = check_int("budget", budget, minimum=10, maximum=10 ** 7)
     seed = check_int("seed", seed, minimum=0, maximum=2 ** 32 - 1)
@@ -230,19 +244,29 @@ def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], tar
             method += " + Powell refinement"
         except BudgetExhausted:
             method += " + Powell refinement (stopped at the budget)"
-    rows = best["rows"]
+    search_rows = best["rows"]
+    vseed = check_int("verify_seed", verify_seed, minimum=0, maximum=2 ** 32 - 1) if verify_seed is not None \
+        else (seed + 1) % 2 ** 32
+    rows = _residuals(model(dict(best["params"]), vseed), targets)
     found = all(r["within"] for r in rows)
     worst = max(rows, key=lambda r: abs(r["in_tolerance_units"]))
     setting = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in best["params"].items()
                         if k not in fixed)
     if found:
-        interp = (f"A setting within the declared ranges reproduces all {len(rows)} stated numbers jointly ({setting}); "
-                  f"the largest residual is {abs(worst['in_tolerance_units']):.2f} of its tolerance ({worst['target']}).")
+        interp = (f"A setting within the declared ranges reproduces all {len(rows)} stated numbers jointly ({setting}), "
+                  f"verified on a fresh seed; the largest residual there is {abs(worst['in_tolerance_units']):.2f} of "
+                  f"its tolerance ({worst['target']}).")
     else:
+        insample = all(r["within"] for r in search_rows)
+        noisy = [r["target"] for r in rows if not r["precise"]]
         interp = (f"No setting within the declared ranges reproduces all {len(rows)} stated numbers jointly within "
-                  f"{count['n']} model evaluations; the closest ({setting}) misses {worst['target']} by "
-                  f"{abs(worst['residual']):.4g} = {abs(worst['in_tolerance_units']):.1f} times its tolerance.")
+                  f"{count['n']} model evaluations" + (" (the best one matched in sample but not on a fresh seed)"
+                                                       if insample else "") +
+                  (f"; the estimates of {', '.join(noisy)} are too imprecise to tell (2 SE above the tolerance)"
+                   if noisy else "") +
+                  f"; the closest ({setting}) misses {worst['target']} by {abs(worst['residual']):.4g} = "
+                  f"{abs(worst['in_tolerance_units']):.1f} times its tolerance on a fresh seed.")
     return Reconciliation({p.name: p.describe() for p in free},
                           [{"name": t.name, "stated": t.stated, "value": t.value, "tolerance": t.tolerance}
                            for t in targets], found, {k: v for k, v in best["params"].items() if k not in fixed},
-                          rows, count["n"], budget, best["obj"], method, interp, fixed, label)
+                          rows, count["n"], budget, best["obj"], method, interp, fixed, label, search_rows, vseed)
