@@ -496,3 +496,184 @@ def test_all_mutants_are_caught():
     assert not r["clean_problems"]
     missed = [m["id"] for m in r["mutants"] if not m["caught"]]
     assert not missed and r["total"] >= 13, missed
+
+
+# ------------------------------------------------------------------ round 2: drift laws beyond AR(1)
+def _drift_sample(rng, size, n, d, gamma, a, rho, sw2, se2, return_weights=False):
+    """Direct sampler of the generalised drift of gla.drift_covariance (momentum a, innovation correlation ρ)."""
+    X = rng.standard_normal((size, n + 1, d))
+    w = np.sqrt(sw2) * rng.standard_normal((size, d))
+    wprev, e = w.copy(), np.sqrt(se2) * rng.standard_normal((size, d))
+    Y, W = np.empty((size, n + 1)), np.empty((size, n + 1, d))
+    for i in range(n + 1):
+        e = rho * e + np.sqrt((1 - rho * rho) * se2) * rng.standard_normal((size, d))
+        w, wprev = gamma * w + a * (w - wprev) + e, w
+        Y[:, i], W[:, i] = np.einsum("bd,bd->b", X[:, i], w), w
+    return (X, Y, W) if return_weights else (X, Y)
+
+
+def test_drift_covariance_reduces_to_ar1_and_matches_samples():
+    K = gla.drift_covariance(12, 0.8, 1.3, 0.07)
+    s = gla.ar1_variances(0.8, 12, 1.3, 0.07)[1:]
+    i = np.arange(13)
+    assert np.allclose(K, 0.8 ** np.abs(np.subtract.outer(i, i)) * s[np.minimum.outer(i, i)], rtol=1e-12)
+    _, _, W = _drift_sample(np.random.default_rng(2), 40000, 6, 1, 0.9, 0.5, 0.6, 1.0, 0.1, return_weights=True)
+    K = gla.drift_covariance(6, 0.9, 1.0, 0.1, momentum=0.5, innovation_corr=0.6)
+    emp = np.cov(W[:, :, 0].T)
+    assert np.allclose(emp, K, rtol=0, atol=6 * np.sqrt(2 * np.outer(K.diagonal(), K.diagonal()) / 40000))
+
+
+@pytest.mark.parametrize("a,rho", [(0.5, 0.0), (0.0, 0.7)])
+def test_train_error_from_covariance_matches_recursion(a, rho):
+    from theorycheck.models.attention import gla_forward
+    n, d, g = 12, 2, 0.8
+    K = gla.drift_covariance(n, g, 1.0, 0.1, momentum=a, innovation_corr=rho)
+    r = gla.optimal_lambda_from_covariance(K, d, grid_size=101)
+    p = r.lam ** np.arange(n, 0, -1.0)
+    D1, B, A2 = p @ K[:n, n], (p * p) @ np.diag(K)[:n], p @ K[:n, :n] @ p
+    WKQ, WV = np.zeros((d + 1, d + 1)), np.zeros((d + 1, d + 1))
+    WKQ[:d, :d], WV[d, d] = D1 / (A2 + (d + 1) * B) * np.eye(d), 1.0
+    X, Y = _drift_sample(np.random.default_rng(4), 60000, n, d, g, a, rho, 1.0, 0.1)
+    e = (gla_forward(X, Y, r.lam, WKQ, WV) - Y[:, -1]) ** 2
+    assert abs(e.mean() - r.error) < 4 * e.std() / np.sqrt(e.size)
+    assert r.lam < 1 and r.error < r.error_linear_attention
+
+
+# ------------------------------------------------------------------ round 2: reconciliation of the filter numbers
+def test_reconciliation_channels_are_the_filters_on_the_combined_labels():
+    """The model's channel decomposition (one filter run for every σ_w², σ_e², σ²) equals running the filters on
+    the combined labels; the last-step estimator (conditional mean given the past) agrees with e_T² on average."""
+    from theorycheck.models.filters import lms_errors, rls_errors
+    from theorycheck.papers.gla import reconciliation as R
+    fm = R.FilterModel(runs=20)
+    p = {"sigma_e2": 0.02, "noise": 0.1, "mu": 0.03, "beta": 0.97, "d": 5, "sigma_w2": "stationary", "rls_delta": 0.01,
+         "normalisation": "raw", "window": "second half"}
+    X, Yc, _ = fm.channels(3, 0.8, 5)
+    c, _ = fm.coefficients(p, 0.8)
+    Y = Yc @ c
+    assert np.allclose(fm.per_run(p, 3, "lms", 0.8), lms_errors(X, Y, 0.03)[500:].mean(axis=0), rtol=1e-9)
+    assert np.allclose(fm.per_run(p, 3, "rls", 0.8), rls_errors(X, Y, 0.97, 0.01)[500:].mean(axis=0), rtol=1e-9)
+    for norm in R.NORMALISATIONS:
+        q = dict(p, normalisation=norm, window="all steps")
+        div, off = fm.normaliser(q, 0.8, 5, c[0] ** 2)
+        assert np.allclose(fm.per_run(q, 3, "lms", 0.8), (lms_errors(X, Y, 0.03).mean(axis=0) - off) / div)
+    fm = R.FilterModel(runs=400)                                  # 800 streams at d = 5
+    q = dict(p, window="last step")
+    X, Yc, _ = fm.channels(5, 0.975, 5)
+    c, _ = fm.coefficients(q, 0.975)
+    rb = fm.per_run(q, 5, "rls", 0.975)
+    raw = rls_errors(X, Yc @ c, 0.97, 0.01)[-1]
+    assert abs(rb.mean() - raw.mean()) < 4 * np.hypot(rb.std(), raw.std()) / np.sqrt(raw.size)
+    assert rb.std() < 0.5 * raw.std()                               # the point of the conditional mean
+
+
+def test_reconciliation_recovers_a_planted_setting_and_never_overclaims():
+    from theorycheck.papers.gla import reconciliation as R
+    from theorycheck.reconcile import Parameter, Target, reconcile
+    fm = R.FilterModel(runs=12)
+    p0 = {"sigma_e2": 0.02, "noise": 0.0, "mu": 0.02, "beta": 0.98, "d": 5, "sigma_w2": "1", "rls_delta": 1.0,
+          "normalisation": "raw", "window": "second half"}
+    out = fm(p0, 7)
+    # a planted target carries a margin of 4 SE of its own estimate, so a fresh-seed check can be precise enough
+    targets = [Target(k, f"{v.mean:.3f}", model_margin=4 * v.se) for k, v in out.items()]
+    fixed = {k: v for k, v in p0.items() if k not in ("sigma_e2", "beta")}
+    rec = reconcile(fm, [Parameter("sigma_e2", 1e-3, 0.1, log=True), Parameter("beta", 0.9, 1.0)], targets,
+                    budget=120, seed=7, fixed=fixed)
+    assert rec.found and abs(np.log(rec.best["sigma_e2"] / 0.02)) < 0.1 and abs(rec.best["beta"] - 0.98) < 0.01
+    assert all(abs(r["residual"]) <= r["tolerance"] for r in rec.residuals)
+    rec = reconcile(fm, R.FREE, R.TARGETS, budget=12, seed=1)         # the declared search, tiny budget
+    assert rec.evaluations <= 12 and set(rec.best) == {p.name for p in R.FREE}
+    assert rec.found == all(r["within"] for r in rec.residuals)
+    assert all(r["within"] == (abs(r["residual"]) <= r["tolerance"] and r["precise"]) for r in rec.residuals)
+
+
+# ------------------------------------------------------------------ round 2: assumption maps
+def _path(key, mode="quick"):
+    from theorycheck import papers
+    from theorycheck.assumptions import decide_path
+    from theorycheck.context import RunContext
+    paper = papers.load("gla").validate()
+    ctx = RunContext(mode, 20261129)
+    st = next(s for s in paper.claims.stresses if s.key == key)
+    spec = next(a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption)
+    vals = st.value_list(ctx)
+    return decide_path(st, spec, vals, [st.fn(ctx, v) for v in vals])
+
+
+def test_stress_paths_find_their_breaking_points():
+    res = _path("000-monotonicity-regimes::large d (d → ∞)")         # exact: breaks between d = 100 and d = 30
+    assert res["breaking_point"]["status"] == "breaks" and res["breaking_point"]["bracket"] == [0.01, 1 / 30]
+    assert res["stated"] and not res["finding"]
+    res = _path("000-lambda-star-below-1::AR(1) drift w_i = γ w_{i−1} + e_i")
+    assert res["breaking_point"]["status"] == "holds along the whole path"
+    res = _path("000-gla-recursion::one global, data-independent gate λ")
+    assert res["breaking_point"]["bracket"] == [0.001, 0.01]
+    res = _path("000-thm1-effective-covariance::Λ close to isotropic")   # Monte Carlo of the recursion
+    assert res["points"][0]["verdict"] == "confirmed" and not res["finding"]
+
+
+def test_every_result_has_assumptions_and_a_stress_path():
+    from theorycheck import papers
+    paper = papers.load("gla").validate()
+    results = {"000-gla-recursion", "000-thm1-gradient-flow", "000-thm1-effective-covariance", "000-thm2-xi",
+               "000-monotonicity-regimes", "000-lambda-star-below-1", "000-thm3-floor"}
+    stressed = {s.claim for s in paper.claims.stresses}
+    assert results <= stressed
+    assert {a.claim for a in paper.claims.assumptions} >= results | {"000-thm3-test-error"}
+    assert all(a.lines or not a.stated for a in paper.claims.assumptions)
+    assert any(not a.stated for a in paper.claims.assumptions)
+
+
+# ------------------------------------------------------------------ round 2: bad input, resource guards, speed
+def test_reliability_of_the_gla_area_and_baseline_coverage():
+    import inspect
+    from theorycheck import reliability as R
+    from theorycheck.reliability import gla as area
+    mine = set()
+    for mod in ("gla", "adaptive_filters"):
+        m = __import__(f"theorycheck.{mod}", fromlist=["x"])
+        for n in m.__all__:
+            obj = getattr(m, n)
+            if callable(obj) and not (inspect.isclass(obj) and (issubclass(obj, BaseException)
+                                                                or hasattr(obj, "__dataclass_fields__"))):
+                mine.add(f"{obj.__module__}.{obj.__name__}")
+    mine |= {f"theorycheck.models.{m}.{n}" for m, names in
+             {"attention": ("gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_loss_and_grad"),
+              "prompts": ("drift_labels", "ar1_stream", "ar1_drift_prompts"),
+              "filters": ("lms_errors", "rls_errors", "kalman_errors", "lms_reference_errors", "rls_direct_errors",
+                          "lms_residuals", "rls_residuals", "check_streams")}.items() for n in names}
+    assert mine <= {b.fn for b in area.BASELINES}, sorted(mine - {b.fn for b in area.BASELINES})
+    res = R.fuzz(("gla",), jobs=2)
+    assert res["functions"] >= 40 and res["calls"] > 3000
+    assert res["failures"] == [], "\n".join(f"{f['fn']}({f['param']}={f['value']}): {f['class']} {f['detail']}"
+                                            for f in res["failures"][:40])
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: gla.simulate_gla(0.8, 0.9, 10, np.eye(2), 1.0, 0.1, n_samples=10 ** 10), "n_samples"),
+    (lambda: gla.ar1_variances(0.9, 10 ** 9, 1.0, 0.1), "n = 1000000000 needs"),
+    (lambda: gla.optimal_lambda(0.9, 10, 2, 1.0, 0.1, grid_size=10 ** 9), "grid_size"),
+    (lambda: gla.xi(0.5, 0.9, 10, 5, 1e308, 1e308), "sigma_w2=1e"),
+    (lambda: gla.xi("0.5", 0.9, 10, 5, 1.0, 1.0), "lam must be a real number"),
+    (lambda: gla.simulate_gla(0.8, 0.9, 10, np.eye(2500) + 0.01, 1.0, 0.1, n_samples=100), "Lambda must be at most"),
+    (lambda: gla.gradient_flow(0.7, 0.8, 5, np.eye(2), 1e200, 0.1), "sigma_w2"),
+    (lambda: gla.train_gla_stack(1, 0.8, np.zeros((2, 3, 1)), np.zeros((2, 3)), adam_steps=10 ** 9, gd_steps=1),
+     "adam_steps"),
+    (lambda: gla.drift_covariance(10, 0.9, 1.0, 0.1, momentum=1.0), "momentum"),
+])
+def test_resource_guards_and_named_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_simulate_gla_large_diagonal_lambda_is_fast_and_streams_unchanged():
+    import time
+    t0 = time.perf_counter()
+    est = gla.simulate_gla(0.8, 0.9, 10, np.eye(3000), 1.0, 0.1, n_samples=100)
+    assert time.perf_counter() - t0 < 20 and np.isfinite(est.mean)
+    # the sampler draws what gaussian.sample would (diagonal Λ: bit for bit)
+    from theorycheck import gaussian
+    from theorycheck.models.prompts import ar1_drift_prompts
+    L = np.diag([2.0, 1.0, 0.5])
+    X, _ = ar1_drift_prompts(np.random.default_rng(3), 7, 0.9, 4, L, 1.0, 0.1, 0.0)
+    assert np.array_equal(X, gaussian.sample(L, 35, np.random.default_rng(3)).reshape(7, 5, 3))

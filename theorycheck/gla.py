@@ -42,6 +42,16 @@ Results (derived in ``derivations/gla_loss.py``; sums over ages :math:`k=n+1-i=1
 :math:`L^*=d\,(s_{n+1}-\xi)+\sigma^2` with :math:`\xi=D_1^2/D_2`,
 :math:`D_2=A_2+(d+1)B+\sigma^2N_0` — the error is a constant minus :math:`d\xi`.
 
+The derivation uses the weights only through their per-coordinate covariance
+:math:`K_{ij}=\operatorname{Cov}(w_i,w_j)`: :func:`drift_covariance` gives K for drifts beyond AR(1) (AR(2) momentum,
+innovations correlated across steps) and :func:`train_error_from_covariance` /
+:func:`optimal_lambda_from_covariance` the exact train error and λ* for any such K (the stress paths of the paper).
+
+Resource guards: every function sized by a user parameter refuses, before any work, a call past the memory budget
+(:func:`theorycheck.validate.check_memory`) or the work budgets declared below (:data:`MAX_SIM_WORK`,
+:data:`MAX_DENSE_DIM`, :data:`MAX_GRID`, :data:`MAX_FLOW_POINTS`, :data:`MAX_FLOW_DIM`), naming the parameter; a
+result that overflows the floating-point range raises an error naming the inputs.
+
 >>> round(train_error(1.0, 1.0, 20, 5, 1.0, 0.0), 12) == round(5 * 6 / 26, 12)   # Zhang-Frei-Bartlett
 True
 >>> r = optimal_lambda(0.8, 100, 10, 1.0, 0.01)
@@ -56,12 +66,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, signal
 
-from . import gaussian
 from .generated import gla_loss as _gen
 from .montecarlo import MeanEstimate, RunningMean, rngs
 from .models.attention import gla_forward as _gla_forward
 from .models.prompts import ar1_drift_prompts as _sample_tokens
-from .validate import check_bool, check_int, check_psd, check_real
+from .validate import (MAX_COUNT, ParameterTypeError, check_array, check_bool, check_callable, check_finite_result,
+                       check_int, check_memory, check_psd, check_real)
 
 __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train_error",
            "train_error_general", "optimal_lambda", "LambdaOpt", "effective_covariance",
@@ -69,9 +79,34 @@ __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train
            "irreducible_floor", "simulate_gla", "gradient_flow", "FlowResult",
            "lambda_star_large_d_correction", "full_parameter_loss", "full_gradient_flow",
            "probe_local_minimum", "classify_full_flow", "lambda_importance", "drift_statistics", "StackRun",
-           "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors"]
+           "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors",
+           "drift_covariance", "train_error_from_covariance", "optimal_lambda_from_covariance", "TrainingDiverged"]
 
 CLOSED_FORM_GAP = 0.02   # minimum pairwise gap of the bases (λ², λγ, γ², 1) for the closed forms
+#: work budget of one Monte Carlo call, in token-dimensions (prompts × tokens × (d + 1)): about a minute of one core
+#: at the measured ~3·10⁷ per second of the recursion with its random draws (benchmarks/bench_gla.py)
+MAX_SIM_WORK = 2e9
+#: largest dimension of a dense (non-diagonal) Λ: its eigendecompositions and inverse cost O(d³) (~2 s at 2000)
+MAX_DENSE_DIM = 2000
+#: largest variance (σ_w², σ_e², σ²) the gradient flows accept: their time scale is 1/variance and the full loss
+#: holds squares of variances, which must stay in the floating-point range
+FLOW_VARIANCE_MAX = 1e100
+#: largest λ grid of optimal_lambda (each point is one exact train error, ~30 µs)
+MAX_GRID = 10 ** 5
+#: largest number of output points of a gradient flow (each is one exact loss evaluation)
+MAX_FLOW_POINTS = 10 ** 5
+#: largest dimension of a gradient flow (d² + 1 states; its linearisation at the limit costs O(d⁷))
+MAX_FLOW_DIM = 32
+#: largest relative initialisation scale σ of a gradient flow
+MAX_INIT_SCALE = 1e3
+#: work budget of one training of a GLA stack or one filter benchmark, in floating-point operations (≈ 3 minutes of
+#: one core at the measured ≈ 2·10⁹ per second; the paper's full-mode stack of depth 3 needs ≈ 6·10¹⁰)
+MAX_TRAIN_WORK = 3e11
+
+
+class TrainingDiverged(FloatingPointError, ValueError):
+    """The training of a GLA stack left the floating-point range; the message names the step sizes and
+    initialisation scale (a ``FloatingPointError``, and a ``ValueError`` for input-checking callers)."""
 
 
 # ------------------------------------------------------------------ validation helpers
@@ -87,15 +122,73 @@ def _var(name, v):
     return check_real(name, v, 0.0)
 
 
+def _n(n, name="n"):
+    return check_int(name, n, minimum=1, maximum=MAX_COUNT)
+
+
+def _n_direct(n, name="n"):
+    """``n`` for the O(n) sums over the prompt: refused past the memory budget (a few arrays of n floats)."""
+    n = _n(n, name)
+    check_memory(name, n, 64.0 * (n + 2), "the O(n) sums over the prompt")
+    return n
+
+
+def _flow_variances(sigma_w2, sigma_e2, noise):
+    out = tuple(check_real(k, v, 0.0, FLOW_VARIANCE_MAX)
+                for k, v in (("sigma_w2", sigma_w2), ("sigma_e2", sigma_e2), ("noise", noise)))
+    if out[0] == 0 and out[1] == 0:
+        raise ValueError("sigma_w2 and sigma_e2 must not both be 0 for a gradient flow (no signal: the optimum is 0)")
+    return out
+
+
+def _finite(value, what, **inputs):
+    """``value`` if finite, else a ``ValueError`` naming the inputs (an overflow of the floating-point range)."""
+    try:
+        ok = bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
+    except (TypeError, ValueError):
+        ok = True
+    if not ok:
+        check_finite_result(value, what, **inputs)
+    return value
+
+
 def _lambda_mat(Lambda, d=None, name="Lambda"):
+    """Λ as a float array: PSD (a diagonal Λ is checked without an eigendecomposition); a dense Λ is refused past
+    :data:`MAX_DENSE_DIM`."""
     if Lambda is None:
         if d is None:
             raise ValueError(f"{name} must be given")
         return np.eye(d)
-    L = check_psd(name, Lambda)
-    if L.shape[0] < 1:
-        raise ValueError(f"{name} must be at least 1x1")
-    return L
+    if isinstance(Lambda, (str, bytes, bool, np.bool_)):
+        raise ParameterTypeError(f"{name} must be a numeric matrix, got {Lambda!r} ({type(Lambda).__name__})")
+    L = check_array(name, Lambda, ndim=2)
+    if L.shape[0] != L.shape[1] or L.shape[0] < 1:
+        raise ValueError(f"{name} must be square with shape (n, n), n >= 1, got shape {L.shape}")
+    dg = np.diag(L)
+    if np.count_nonzero(L - np.diag(dg)) == 0:
+        if np.any(dg < 0):
+            raise ValueError(f"{name} must be positive semi-definite (smallest eigenvalue {float(dg.min()):.3g})")
+        return L
+    if L.shape[0] > MAX_DENSE_DIM:
+        raise ValueError(f"{name} must be at most {MAX_DENSE_DIM}x{MAX_DENSE_DIM} when it is not diagonal (its "
+                         f"eigendecompositions cost O(d^3)), got {L.shape[0]}x{L.shape[0]}")
+    return check_psd(name, L)
+
+
+def _eigvals(L):
+    """Eigenvalues of a validated Λ (the diagonal for a diagonal Λ)."""
+    dg = np.diag(L)
+    if np.count_nonzero(L - np.diag(dg)) == 0:
+        return np.sort(dg.astype(float))
+    return np.linalg.eigvalsh(L)
+
+
+def _solve_psd(M, B):
+    """``M⁻¹ B`` (``B`` a matrix) for a validated positive definite ``M``; elementwise for a diagonal ``M``."""
+    dg = np.diag(M)
+    if np.count_nonzero(M - np.diag(dg)) == 0:
+        return B / dg[:, None]
+    return np.linalg.solve(M, B)
 
 
 # ------------------------------------------------------------------ sums
@@ -108,13 +201,15 @@ def ar1_variances(gamma, n, sigma_w2, sigma_e2) -> np.ndarray:
     [1.0, 1.0, 1.0, 1.0]
     """
     gamma = _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n_direct(n)
     sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    g2 = gamma * gamma
     s = np.empty(n + 2)
     s[0] = sigma_w2
-    for i in range(1, n + 2):
-        s[i] = gamma * gamma * s[i - 1] + sigma_e2
-    return s
+    with np.errstate(over="ignore", invalid="ignore"):
+        # s_i = γ² s_{i-1} + σ_e², in C (the same operations as the loop, bit for bit)
+        s[1:] = signal.lfilter([1.0], [1.0, -g2], np.full(n + 1, sigma_e2), zi=[g2 * sigma_w2])[0]
+    return _finite(s, "the AR(1) variances", gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2)
 
 
 @dataclass(frozen=True)
@@ -158,7 +253,7 @@ def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method: str = "auto") -> GLAS
     True
     """
     lam, gamma = _lam(lam), _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n(n)
     sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
     if method not in ("auto", "closed", "direct"):
         raise ValueError(f"method must be one of ['auto', 'closed', 'direct'], got {method!r}")
@@ -167,16 +262,21 @@ def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method: str = "auto") -> GLAS
     use_closed = method == "closed" or (method == "auto" and gap > CLOSED_FORM_GAP)
     if method == "closed" and gap == 0:
         raise ValueError("closed forms are singular when two of lam^2, lam*gamma, gamma^2, 1 coincide")
+    inputs = dict(lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2)
     if not use_closed:
-        return _direct(lam, gamma, n, sigma_w2, sigma_e2)
+        S = _direct(lam, gamma, n, sigma_w2, sigma_e2)
+        _finite([S.D1, S.B, S.A2, S.N0, S.s_q], "the moment sums", **inputs)
+        return S
     args = (lam, gamma, n, sigma_w2, sigma_e2)
     try:
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             vals = [float(f(*args)) for f in (_gen.cf_D1, _gen.cf_B, _gen.cf_A2, _gen.cf_N0, _gen.cf_s_q)]
     except (OverflowError, ZeroDivisionError):
         vals = [math.nan]
     if not all(math.isfinite(v) for v in vals):
-        return _direct(lam, gamma, n, sigma_w2, sigma_e2)
+        S = _direct(lam, gamma, n, sigma_w2, sigma_e2)
+        _finite([S.D1, S.B, S.A2, S.N0, S.s_q], "the moment sums", **inputs)
+        return S
     return GLASums(*vals, "closed form")
 
 
@@ -190,7 +290,7 @@ def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
     by c). Avoids underflow of :math:`\lambda^k` for tiny λ and overflow for huge variances.
     """
     lam, gamma = _lam(lam), _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n(n)
     sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
     c = max(sigma_w2, sigma_e2, noise)
     c = c if c > 0 else 1.0
@@ -198,6 +298,7 @@ def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
     if S.method == "closed form" and lam > 1e-100:
         S = GLASums(S.D1 / lam, S.B / lam ** 2, S.A2 / lam ** 2, S.N0 / lam ** 2, S.s_q, S.method)
     else:
+        _n_direct(n)
         s = ar1_variances(gamma, n, sigma_w2 / c, sigma_e2 / c)
         si = s[1:n + 1]
         age = np.arange(n, 0, -1, dtype=float)
@@ -221,8 +322,10 @@ def xi(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
     """
     d = check_int("d", d, minimum=1)
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    D2 = s.A2 + (d + 1) * s.B + nz * s.N0
-    return c * s.D1 ** 2 / D2 if D2 > 0 else 0.0
+    with np.errstate(over="ignore"):
+        D2 = s.A2 + (d + 1) * s.B + nz * s.N0
+        val = c * s.D1 ** 2 / D2 if D2 > 0 else 0.0
+    return _finite(float(val), "xi", lam=lam, gamma=gamma, n=n, d=d, sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise)
 
 
 def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
@@ -232,7 +335,10 @@ def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
     True
     """
     c, s, _ = _scaled(lam, gamma, n, sigma_w2, sigma_e2, 0.0)
-    return c * s.D1 ** 2 / s.B if s.B > 0 else 0.0
+    with np.errstate(over="ignore"):
+        val = c * s.D1 ** 2 / s.B if s.B > 0 else 0.0
+    return _finite(float(val), "the large-d limit of d xi", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2,
+                   sigma_e2=sigma_e2)
 
 
 def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -> float:
@@ -247,11 +353,13 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     d = check_int("d", d, minimum=1)
     halved = check_bool("halved", halved)
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
-        val = float(d * s.s_q + nz)
-    else:
-        val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, nz))
-    val *= c
+    with np.errstate(over="ignore", invalid="ignore"):
+        if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
+            val = float(d * s.s_q + nz)
+        else:
+            val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, nz))
+        val *= c
+    _finite(val, "the train error", lam=lam, gamma=gamma, n=n, d=d, sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise)
     return val / 2 if halved else val
 
 
@@ -299,9 +407,9 @@ def optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) ->
     (0.84, True)
     """
     gamma = _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n(n)
     d = check_int("d", d, minimum=1)
-    grid_size = check_int("grid_size", grid_size, minimum=11)
+    grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)
     f = lambda lam: train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise)  # noqa: E731
     lam, err, glam, nmin = _minimise(f, grid_size)
     e1 = f(1.0)
@@ -314,30 +422,39 @@ def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -
     :math:`\log\xi = F(\lambda) - \log(d+1) - \log(1+G/(d+1))` with :math:`F=\log(D_1^2/B)`
     (maximal at γ) and :math:`G=(A_2+\sigma^2N_0)/B`, hence
     :math:`\lambda^*\approx\gamma+G'(\gamma)/((d+1)F''(\gamma))`. Derivatives by central
-    differences of the exact sums (step 1e-4). Returns the prediction and its pieces.
+    differences of the exact sums (step 1e-4). Returns the prediction and its pieces. The variances are
+    divided by their maximum c first (F shifts by −log c and G is unchanged, so the derivatives are the same
+    and huge variances do not overflow).
     """
     gamma = _gamma(gamma)
+    n = _n_direct(n)
     d = check_int("d", d, minimum=1)
     noise = _var("noise", noise)
     if gamma >= 1.0 - 2e-4:
         raise ValueError("gamma must be in (0, 0.9998] for the perturbative shift (λ ≤ 1 constraint)")
-    if _var("sigma_w2", sigma_w2) == 0 and _var("sigma_e2", sigma_e2) == 0:
+    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    if sigma_w2 == 0 and sigma_e2 == 0:
         raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: lambda* is undefined)")
+    c = max(sigma_w2, sigma_e2, noise)
+    sw, se, nz = sigma_w2 / c, sigma_e2 / c, noise / c
     h = 1e-4
 
     def F(x):
-        s = moment_sums(x, gamma, n, sigma_w2, sigma_e2, method="direct")
+        s = moment_sums(x, gamma, n, sw, se, method="direct")
         return math.log(s.D1 ** 2 / s.B)
 
     def G(x):
-        s = moment_sums(x, gamma, n, sigma_w2, sigma_e2, method="direct")
-        return (s.A2 + noise * s.N0) / s.B
+        s = moment_sums(x, gamma, n, sw, se, method="direct")
+        return (s.A2 + nz * s.N0) / s.B
 
-    F2 = (F(gamma + h) - 2 * F(gamma) + F(gamma - h)) / h ** 2
-    G1 = (G(gamma + h) - G(gamma - h)) / (2 * h)
-    # the expansion log(1 + G/(d+1)) ≈ G/(d+1) needs G(γ)/(d+1) ≪ 1
-    return {"lam_pred": gamma + G1 / ((d + 1) * F2), "F2": F2, "G1": G1,
-            "expansion_parameter": G(gamma) / (d + 1)}
+    with np.errstate(over="ignore", invalid="ignore"):
+        F2 = (F(gamma + h) - 2 * F(gamma) + F(gamma - h)) / h ** 2
+        G1 = (G(gamma + h) - G(gamma - h)) / (2 * h)
+        # the expansion log(1 + G/(d+1)) ≈ G/(d+1) needs G(γ)/(d+1) ≪ 1
+        out = {"lam_pred": gamma + G1 / ((d + 1) * F2), "F2": F2, "G1": G1,
+               "expansion_parameter": G(gamma) / (d + 1)}
+    return _finite(list(out.values()), "the finite-d shift of lambda*", gamma=gamma, n=n, d=d, sigma_w2=sigma_w2,
+                   sigma_e2=sigma_e2, noise=noise) and out
 
 
 # ------------------------------------------------------------------ general Λ
@@ -361,8 +478,11 @@ def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     if s.A2 <= 0:
         raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: the effective covariance is undefined)")
-    kappa = s.B * float(np.trace(L)) + nz * s.N0
-    return (1.0 + s.B / s.A2) * L + (kappa / s.A2) * np.eye(L.shape[0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        kappa = s.B * float(np.trace(L)) + nz * s.N0
+        out = (1.0 + s.B / s.A2) * L + (kappa / s.A2) * np.eye(L.shape[0])
+    return _finite(out, "the effective covariance", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                   noise=noise, max_abs_Lambda=float(np.max(np.abs(L))))
 
 
 @dataclass(frozen=True)
@@ -393,16 +513,22 @@ def optimal_parameters(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, v=1
         raise ValueError("v must be nonzero, got 0")
     Lt = effective_covariance(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     _, s, _ = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         scale = s.D1 / (s.A2 * lam)               # = D1 / A2 (invariant under the variance scale)
-        G = scale * np.linalg.inv(Lt)
+        try:
+            G = scale * _solve_psd(Lt, np.eye(L.shape[0]))
+        except np.linalg.LinAlgError:
+            G = np.full(L.shape, np.inf)
     if not np.all(np.isfinite(G)):
-        raise ValueError(f"lam must not be so small that the optimal Gamma (~1/lam) overflows, got {lam!r}")
+        raise ValueError(f"lam must not be so small that the optimal Gamma (~1/lam) overflows, got {lam!r} (or "
+                         "Lambda is singular with no noise floor)")
     d = L.shape[0]
     WV = np.zeros((d + 1, d + 1))
     WV[d, d] = v
     WKQ = np.zeros((d + 1, d + 1))
-    WKQ[:d, :d] = G.T / v
+    with np.errstate(over="ignore"):
+        WKQ[:d, :d] = G.T / v
+    _finite(WKQ, "the embedded W_KQ = Gamma*^T / v", v=v, lam=lam)
     err = train_error_general(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     return OptimalGLA(G, WKQ, WV, Lt, scale, err)
 
@@ -418,15 +544,16 @@ def population_loss(Gamma, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0)
     lam, gamma = _lam(lam), _gamma(gamma)
     L = _lambda_mat(Lambda)
     noise = _var("noise", noise)
-    G = np.asarray(Gamma, dtype=float)
-    if G.shape != L.shape or not np.all(np.isfinite(G)):
-        raise ValueError(f"Gamma must be a finite matrix of shape {L.shape}, got shape {G.shape}")
+    G = check_array("Gamma", Gamma, ndim=2, shape=L.shape)
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    kappa = s.B * float(np.trace(L)) + nz * s.N0
-    H = L @ ((s.A2 + s.B) * L + kappa * np.eye(L.shape[0]))
-    Gs = lam * G                                   # weights were divided by λ
-    return float(c * (np.trace(Gs.T @ L @ Gs @ H) - 2 * s.D1 * np.trace(L @ Gs @ L)
-                      + s.s_q * np.trace(L) + nz))
+    with np.errstate(over="ignore", invalid="ignore"):
+        kappa = s.B * float(np.trace(L)) + nz * s.N0
+        H = L @ ((s.A2 + s.B) * L + kappa * np.eye(L.shape[0]))
+        Gs = lam * G                                   # weights were divided by λ
+        val = float(c * (np.trace(Gs.T @ L @ Gs @ H) - 2 * s.D1 * np.trace(L @ Gs @ L)
+                         + s.s_q * np.trace(L) + nz))
+    return _finite(val, "the population loss", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                   noise=noise, max_abs_Gamma=float(np.max(np.abs(G))))
 
 
 def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -> float:
@@ -437,12 +564,14 @@ def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) ->
     """
     L = _lambda_mat(Lambda)
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    kappa = s.B * float(np.trace(L)) + nz * s.N0
-    mu = np.clip(np.linalg.eigvalsh(L), 0.0, None)
-    den = (s.A2 + s.B) * mu + kappa
-    with np.errstate(divide="ignore", invalid="ignore"):
+    mu = np.clip(_eigvals(L), 0.0, None)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        kappa = s.B * float(np.sum(np.diag(L))) + nz * s.N0
+        den = (s.A2 + s.B) * mu + kappa
         terms = np.where(den > 0, mu ** 2 / np.where(den > 0, den, 1.0), 0.0)
-    return float(c * (s.s_q * mu.sum() + nz - s.D1 ** 2 * terms.sum()))
+        val = float(c * (s.s_q * mu.sum() + nz - s.D1 ** 2 * terms.sum()))
+    return _finite(val, "the train error", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                   noise=noise, max_abs_Lambda=float(np.max(np.abs(L))))
 
 
 def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gamma=None,
@@ -459,16 +588,24 @@ def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gam
     True
     """
     L = _lambda_mat(Lambda)
-    G = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma if Gamma is None else Gamma
-    tg = gamma if test_gamma is None else test_gamma
-    tn = n if test_n is None else test_n
+    G = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma if Gamma is None else \
+        check_array("Gamma", Gamma, ndim=2, shape=L.shape)
+    tg = gamma if test_gamma is None else _gamma(test_gamma, "test_gamma")
+    tn = n if test_n is None else _n(test_n, "test_n")
     tL = L if test_Lambda is None else _lambda_mat(test_Lambda, name="test_Lambda")
     if tL.shape != L.shape:
         raise ValueError(f"test_Lambda must have shape {L.shape}, got {tL.shape}")
-    tw = sigma_w2 if test_sigma_w2 is None else test_sigma_w2
-    te = sigma_e2 if test_sigma_e2 is None else test_sigma_e2
-    tz = noise if test_noise is None else test_noise
-    return population_loss(G, lam, tg, tn, tL, tw, te, tz)
+    tw = sigma_w2 if test_sigma_w2 is None else _var("test_sigma_w2", test_sigma_w2)
+    te = sigma_e2 if test_sigma_e2 is None else _var("test_sigma_e2", test_sigma_e2)
+    tz = noise if test_noise is None else _var("test_noise", test_noise)
+    try:
+        return population_loss(G, lam, tg, tn, tL, tw, te, tz)
+    except ValueError as exc:
+        if "not finite" in str(exc):
+            raise ValueError(f"the test error is not finite for test_gamma={tg!r}, test_n={tn!r}, "
+                             f"test_sigma_w2={tw!r}, test_sigma_e2={te!r}, test_noise={tz!r} (overflow); use inputs "
+                             "of a smaller magnitude") from None
+        raise
 
 
 test_error.__test__ = False   # not a pytest test despite the name
@@ -484,7 +621,11 @@ def irreducible_floor(Lambda, sigma_e2, noise=0.0) -> float:
     0.8
     """
     L = _lambda_mat(Lambda)
-    return float(_var("sigma_e2", sigma_e2) * np.trace(L) + _var("noise", noise))
+    sigma_e2, noise = _var("sigma_e2", sigma_e2), _var("noise", noise)
+    with np.errstate(over="ignore"):
+        val = float(sigma_e2 * np.trace(L) + noise)
+    return _finite(val, "the irreducible floor", sigma_e2=sigma_e2, noise=noise,
+                   max_abs_Lambda=float(np.max(np.abs(L))))
 
 
 # ------------------------------------------------------------------ Monte Carlo of the recursion
@@ -506,32 +647,56 @@ def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None
     True
     """
     lam, gamma = _lam(lam), _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n(n)
     L = _lambda_mat(Lambda)
     sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
-    n_samples = check_int("n_samples", n_samples, minimum=2)
-    batch = check_int("batch", batch, minimum=1)
+    n_samples = check_int("n_samples", n_samples, minimum=2, maximum=MAX_COUNT)
+    batch = check_int("batch", batch, minimum=1, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
     d = L.shape[0]
-    if W_KQ is None or W_V is None:
-        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
-        W_KQ = opt.W_KQ if W_KQ is None else W_KQ
-        W_V = opt.W_V if W_V is None else W_V
-    W_KQ = np.asarray(W_KQ, dtype=float)
-    W_V = np.asarray(W_V, dtype=float)
-    for name, M in (("W_KQ", W_KQ), ("W_V", W_V)):
-        if M.shape != (d + 1, d + 1) or not np.all(np.isfinite(M)):
-            raise ValueError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got shape {M.shape}")
+    _sim_budget(n_samples, min(batch, n_samples), n, d, "n_samples", "batch")
+    W_KQ, W_V = _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     nb = math.ceil(n_samples / batch)
     rm = RunningMean()
     left = n_samples
     for g in rngs(seed, nb):
         size = min(batch, left)
         X, Y = _sample_tokens(g, size, gamma, n, L, sigma_w2, sigma_e2, noise)
-        yhat = _gla_forward(X, Y, lam, W_KQ, W_V)
-        rm.update((yhat - Y[:, -1]) ** 2)
+        with np.errstate(over="ignore", invalid="ignore"):
+            err = (_gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
+        _finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise,
+                max_abs_W_KQ=float(np.max(np.abs(W_KQ))), max_abs_W_V=float(np.max(np.abs(W_V))))
+        rm.update(err)
         left -= size
     return rm.estimate(seed=seed, batch=batch, label="GLA recursion MSE")
+
+
+def _sim_budget(n_samples, chunk, n, d, name, chunk_name):
+    """Refuse a Monte Carlo of the recursion past :data:`MAX_SIM_WORK` or a chunk past the memory budget."""
+    work = float(n_samples) * float(n + 1) * float(d + 1)
+    if work > MAX_SIM_WORK:
+        raise ValueError(f"{name} = {n_samples} prompts of n + 1 = {n + 1} tokens in d = {d} is about {work:.2g} "
+                         f"token-dimensions of work, above the budget of {MAX_SIM_WORK:.2g} (about a minute of one "
+                         f"core); reduce {name}, n or d")
+    check_memory(chunk_name, chunk, 8.0 * float(chunk) * float(n + 1) * (3.0 * d + 6.0),
+                 f"one chunk of {chunk} prompts")
+
+
+def _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise):
+    d = L.shape[0]
+    if W_KQ is None or W_V is None:
+        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+        W_KQ = opt.W_KQ if W_KQ is None else W_KQ
+        W_V = opt.W_V if W_V is None else W_V
+    out = []
+    for name, M in (("W_KQ", W_KQ), ("W_V", W_V)):
+        if M is None or isinstance(M, (str, bytes, bool, np.bool_)) or np.ndim(M) != 2:
+            raise ParameterTypeError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got {type(M).__name__}")
+        M = check_array(name, M, ndim=2)
+        if M.shape != (d + 1, d + 1):
+            raise ValueError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got shape {M.shape}")
+        out.append(M)
+    return out
 
 
 # ------------------------------------------------------------------ gradient flow
@@ -544,11 +709,11 @@ class FlowResult:
     dist_params: np.ndarray       # ‖(v, A)(t) − (v*, A*)‖ on the conserved manifold
     loss: np.ndarray
     loss_star: float
-    rate_fit: float               # −slope of log ‖Γ − Γ*‖ over the fitted window
-    rate_linearised: float        # smallest nonzero decay rate of the linearised flow at the limit
+    rate_fit: float | None        # −slope of log ‖Γ − Γ*‖ over the fitted window (None: never entered it)
+    rate_linearised: float | None  # smallest nonzero decay rate of the linearised flow at the limit
                                   # (a structured init may only excite a faster invariant mode:
                                   # extra["nearest_linearised_rate"] is the eigenvalue matching the fit)
-    fit_window: tuple
+    fit_window: tuple | None
     conserved_drift: float        # max |v² − ‖A‖²_F − const| along the path (relative)
     init: str
     extra: dict = field(default_factory=dict)
@@ -572,13 +737,18 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
 
     lam, gamma = _lam(lam), _gamma(gamma)
     L = _lambda_mat(Lambda)
-    if init not in ("structured", "random"):
+    if not isinstance(init, str) or init not in ("structured", "random"):
         raise ValueError(f"init must be one of ['random', 'structured'], got {init!r}")
-    sigma = check_real("sigma", sigma, 0.0, low_open=True)
-    n_points = check_int("n_points", n_points, minimum=3)
+    sigma = check_real("sigma", sigma, 0.0, MAX_INIT_SCALE, low_open=True)
+    n_points = check_int("n_points", n_points, minimum=3, maximum=MAX_FLOW_POINTS)
     if t_max is not None:
         t_max = check_real("t_max", t_max, 0.0, low_open=True)
+    sigma_w2, sigma_e2, noise = _flow_variances(sigma_w2, sigma_e2, noise)
+    n = _n(n)
     d = L.shape[0]
+    if d > MAX_FLOW_DIM:
+        raise ValueError(f"Lambda must be at most {MAX_FLOW_DIM}x{MAX_FLOW_DIM} for the gradient flow (d^2 + 1 "
+                         f"states), got {d}x{d}")
     if float(np.min(np.linalg.eigvalsh(L))) <= 0:
         raise ValueError("Lambda must be positive definite for the gradient flow (its time scale is 1/lambda_min), "
                          f"got smallest eigenvalue {float(np.min(np.linalg.eigvalsh(L))):.3g}")
@@ -636,8 +806,8 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
         tt, ld = sol.t[mask], np.log(dist[mask])
         slope = float(np.polyfit(tt, ld, 1)[0])
         win = (float(tt[0]), float(tt[-1]))
-    else:
-        slope, win = float("nan"), (float("nan"), float("nan"))
+    else:                  # the flow never entered the fit window: no rate (None, never NaN)
+        slope, win = None, None
     # linearised flow at (v*, A*): Jacobian by central differences
     ystar = np.concatenate(([vs], As.ravel()))
     m = ystar.size
@@ -649,9 +819,12 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
         J[:, k] = (rhs(0, ystar + e) - rhs(0, ystar - e)) / (2 * eps)
     ev = np.sort(-np.linalg.eigvals(J).real)
     nz = ev[ev > 1e-7 * ev.max()]
-    rate_lin = float(nz.min()) if nz.size else float("nan")
-    nearest = float(nz[np.argmin(np.abs(nz + slope))]) if nz.size and math.isfinite(slope) else float("nan")
-    return FlowResult(sol.t, dist, dist_p, loss, lstar, -slope, rate_lin, win, float(cons.max()),
+    rate_lin = float(nz.min()) if nz.size else None
+    nearest = float(nz[np.argmin(np.abs(nz + slope))]) if nz.size and slope is not None else None
+    _finite([dist[-1], loss[-1], lstar], "the gradient flow", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2,
+            sigma_e2=sigma_e2, noise=noise, sigma=sigma)
+    return FlowResult(sol.t, dist, dist_p, loss, lstar, None if slope is None else -slope, rate_lin, win,
+                      float(cons.max()),
                       init, {"t_max": t_max, "sigma": sigma, "v_star": vs, "Gamma_star_norm": gnorm,
                              "final_rel_dist": float(rel[-1]),
                              "nearest_linearised_rate": nearest,
@@ -720,17 +893,31 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     True
     """
     lam, gamma = _lam(lam), _gamma(gamma)
-    n = check_int("n", n, minimum=1)
-    d = check_int("d", d, minimum=1)
+    n = _n_direct(n)
+    d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
     noise = _var("noise", noise)
-    u = np.asarray(u)
-    b = np.asarray(b)
-    A = np.asarray(A)
-    if u.shape != (d,) or b.shape != (d,) or A.shape != (d, d):
-        raise ValueError(f"u, b must have shape ({d},) and A shape ({d}, {d})")
-    if not all(np.all(np.isfinite(x)) for x in (u, b, A, np.asarray(v))):
-        raise ValueError("u, v, A and b must have finite entries")
-    val = _full_loss(u, v, A, b, _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise))
+    arrs = {}
+    for name, x, shape in (("u", u, (d,)), ("b", b, (d,)), ("A", A, (d, d)), ("v", v, ())):
+        if x is None or isinstance(x, (str, bytes, bool, np.bool_)):
+            raise ParameterTypeError(f"{name} must be numeric with shape {shape}, got {x!r} ({type(x).__name__})")
+        try:
+            a = np.asarray(x)
+            a = a if np.iscomplexobj(a) else a.astype(float)
+        except (TypeError, ValueError):
+            raise ParameterTypeError(f"{name} must be numeric with shape {shape}, got {type(x).__name__}") from None
+        if a.shape != shape:
+            raise ValueError(f"u, b must have shape ({d},) and A shape ({d}, {d}); {name} has shape {a.shape}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"u, v, A and b must have finite entries ({name} does not)")
+        arrs[name] = a
+    v = arrs["v"][()]
+    with np.errstate(over="ignore", invalid="ignore"):
+        val = _full_loss(arrs["u"], v, arrs["A"], arrs["b"], _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise))
+    if not np.isfinite(val):
+        raise ValueError(f"the full-parameter loss is not finite for lam={lam!r}, gamma={gamma!r}, n={n!r}, d={d!r}, "
+                         f"sigma_w2={sigma_w2!r}, sigma_e2={sigma_e2!r}, noise={noise!r}, max |u, v, A, b| = "
+                         f"{max(float(np.max(np.abs(a))) if np.size(a) else 0.0 for a in arrs.values()):.3g} "
+                         "(overflow); use inputs of a smaller magnitude")
     return val if np.iscomplexobj(val) else float(val)
 
 
@@ -745,9 +932,11 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     """
     from scipy.integrate import solve_ivp
 
-    d = check_int("d", d, minimum=1)
-    sigma = check_real("sigma", sigma, 0.0, low_open=True)
-    n_points = check_int("n_points", n_points, minimum=3)
+    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
+    sigma = check_real("sigma", sigma, 0.0, MAX_INIT_SCALE, low_open=True)
+    n_points = check_int("n_points", n_points, minimum=3, maximum=MAX_FLOW_POINTS)
+    sigma_w2, sigma_e2, noise = _flow_variances(sigma_w2, sigma_e2, noise)
+    n = _n_direct(n)
     opt = optimal_parameters(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
     gn = float(np.linalg.norm(opt.Gamma))
     r = math.sqrt(gn)
@@ -824,27 +1013,36 @@ def probe_local_minimum(theta, lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, 
     >>> probe_local_minimum(th, 0.8, 0.9, 6, 2, 1.0, 0.1, directions=20)["0.01"]["fraction_nonnegative"]
     1.0
     """
-    d = check_int("d", d, minimum=1)
-    th = np.asarray(theta, dtype=float)
+    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
+    th = check_array("theta", theta, finite=False)
     m = 2 * d + 1 + d * d
     if th.shape != (m,) or not np.all(np.isfinite(th)):
         raise ValueError(f"theta must be a finite vector of length 2d + 1 + d^2 = {m}, got shape {th.shape}")
-    directions = check_int("directions", directions, minimum=1)
-    k = _full_consts(_lam(lam), _gamma(gamma), check_int("n", n, minimum=1), d, sigma_w2, sigma_e2, _var("noise", noise))
+    directions = check_int("directions", directions, minimum=1, maximum=10 ** 6)
+    radii = check_array("radii", radii, ndim=1, min_size=1)
+    if np.any(radii <= 0):
+        raise ValueError("radii must be positive")
+    check_memory("directions", directions, 16.0 * directions * m, "the probe directions")
+    sigma_w2, sigma_e2, noise = (_var(k_, v_) for k_, v_ in (("sigma_w2", sigma_w2), ("sigma_e2", sigma_e2),
+                                                              ("noise", noise)))
+    k = _full_consts(_lam(lam), _gamma(gamma), _n_direct(n), d, sigma_w2, sigma_e2, noise)
 
     def loss(t):
         return float(_full_loss(t[:d], t[d], t[d + 1:d + 1 + d * d].reshape(d, d), t[d + 1 + d * d:], k))
 
     rng = np.random.default_rng(check_int("seed", seed, minimum=0))
-    l0 = loss(th)
-    scale = max(float(np.linalg.norm(th)), 1e-12)
-    out = {}
-    for rad in radii:
-        e = rng.standard_normal((directions, m))
-        e /= np.linalg.norm(e, axis=1, keepdims=True)
-        inc = np.array([loss(th + rad * scale * x) - l0 for x in e])
-        out[str(rad)] = {"min_increase": float(inc.min()),
-                         "fraction_nonnegative": float(np.mean(inc >= -1e-12 * max(abs(l0), 1e-300)))}
+    with np.errstate(over="ignore", invalid="ignore"):
+        l0 = loss(th)
+        scale = max(float(np.linalg.norm(th)), 1e-12)
+        out = {}
+        for rad in radii.tolist():
+            e = rng.standard_normal((directions, m))
+            e /= np.linalg.norm(e, axis=1, keepdims=True)
+            inc = np.array([loss(th + rad * scale * x) - l0 for x in e])
+            _finite([l0, *inc], "the probed full-parameter loss", sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise,
+                    radius=rad, max_abs_theta=float(np.max(np.abs(th))))
+            out[str(rad)] = {"min_increase": float(inc.min()),
+                             "fraction_nonnegative": float(np.mean(inc >= -1e-12 * max(abs(l0), 1e-300)))}
     return out
 
 
@@ -856,12 +1054,115 @@ def classify_full_flow(fr: dict, rel_tol: float = 1e-6, grad_reduction: float = 
     >>> classify_full_flow({"loss_gap": [1.0, 0.0], "loss_star": 1.0, "grad_norm_final": 0.0, "grad_norm_initial": 1.0})
     'global'
     """
-    gap = float(fr["loss_gap"][-1])
-    if gap <= rel_tol * float(fr["loss_star"]):
+    rel_tol = check_real("rel_tol", rel_tol, 0.0)
+    grad_reduction = check_real("grad_reduction", grad_reduction, 0.0)
+    keys = ("loss_gap", "loss_star", "grad_norm_final", "grad_norm_initial")
+    if not hasattr(fr, "keys") or any(k not in fr for k in keys):
+        raise ParameterTypeError(f"fr must be the dict returned by full_gradient_flow (keys {list(keys)}), got "
+                                 f"{type(fr).__name__}")
+    gaps = check_array("fr['loss_gap']", fr["loss_gap"], ndim=1, min_size=1)
+    vals = {k: check_real(f"fr['{k}']", fr[k], 0.0) for k in keys[1:]}
+    gap = float(gaps[-1])
+    if gap <= rel_tol * vals["loss_star"]:
         return "global"
-    if float(fr["grad_norm_final"]) <= grad_reduction * float(fr["grad_norm_initial"]):
+    if vals["grad_norm_final"] <= grad_reduction * vals["grad_norm_initial"]:
         return "critical"
     return "moving"
+
+
+# ------------------------------------------------------------------ drift laws beyond AR(1) (stress tests)
+def drift_covariance(n, gamma, sigma_w2, sigma_e2, momentum=0.0, innovation_corr=0.0) -> np.ndarray:
+    r"""Per-coordinate covariance :math:`K_{ij}=\operatorname{Cov}(w_i,w_j)`, :math:`i,j=1..n+1`, of drifting weights
+    more general than AR(1) (isotropic and independent across coordinates, like the paper's model):
+
+    .. math:: w_i=\gamma w_{i-1}+a\,(w_{i-1}-w_{i-2})+e_i,\qquad e_i=\rho e_{i-1}+\sqrt{1-\rho^2}\,\sigma_e\xi_i,
+
+    with :math:`w_{-1}=w_0\sim\mathcal N(0,\sigma_w^2)`, :math:`e_0\sim\mathcal N(0,\sigma_e^2)`, :math:`\xi_i` i.i.d.
+    standard normal: ``momentum`` = a (an AR(2) drift; a = 0 is AR(1)) and ``innovation_corr`` = ρ (innovations
+    correlated across steps, each of variance σ_e²; ρ = 0 is white). With a = ρ = 0 it is the AR(1) covariance
+    :math:`\gamma^{|i-j|}s_{\min(i,j)}`. Exact (propagation of the state covariance of :math:`(w_i,w_{i-1},e_i)`).
+
+    >>> K = drift_covariance(3, 0.5, 1.0, 0.75)                 # stationary AR(1): s_i = 1
+    >>> np.allclose(K, 0.5 ** np.abs(np.subtract.outer(np.arange(4), np.arange(4))))
+    True
+    """
+    n = _n(n)
+    check_memory("n", n, 8.0 * 4 * (n + 1) ** 2, "the (n + 1) x (n + 1) drift covariance")
+    gamma = _gamma(gamma)
+    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    a = check_real("momentum", momentum, -1.0, 1.0, low_open=True, high_open=True)
+    rho = check_real("innovation_corr", innovation_corr, -1.0, 1.0, low_open=True, high_open=True)
+    c2 = sigma_e2 * (1.0 - rho * rho)
+    F = np.array([[gamma + a, -a, rho], [1.0, 0.0, 0.0], [0.0, 0.0, rho]])
+    G = np.array([[c2, 0.0, c2], [0.0, 0.0, 0.0], [c2, 0.0, c2]])
+    P = np.array([[sigma_w2, sigma_w2, 0.0], [sigma_w2, sigma_w2, 0.0], [0.0, 0.0, sigma_e2]])
+    Ps = np.empty((n + 1, 3, 3))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(n + 1):                       # P_i = F P_{i-1} Fᵀ + G, i = 1..n+1
+            P = F @ P @ F.T + G
+            Ps[i] = P
+        K = np.empty((n + 1, n + 1))
+        M = Ps.copy()                                # M_i = F^ℓ P_i: Cov(s_{i+ℓ}, s_i)
+        for lag in range(n + 1):
+            idx = np.arange(n + 1 - lag)
+            K[idx + lag, idx] = M[:n + 1 - lag, 0, 0]
+            K[idx, idx + lag] = M[:n + 1 - lag, 0, 0]
+            M = F @ M[:n - lag] if lag < n else M
+    return _finite(K, "the drift covariance", n=n, gamma=gamma, sigma_w2=sigma_w2, sigma_e2=sigma_e2, momentum=a,
+                   innovation_corr=rho)
+
+
+def _check_K(K):
+    K = check_array("K", K, ndim=2)
+    if K.shape[0] != K.shape[1] or K.shape[0] < 2:
+        raise ValueError(f"K must be a square (n + 1) x (n + 1) covariance with n >= 1, got shape {K.shape}")
+    if np.max(np.abs(K - K.T)) > 1e-10 * max(1.0, float(np.max(np.abs(K)))) or np.any(np.diag(K) < 0):
+        raise ValueError("K must be a symmetric covariance matrix with a non-negative diagonal")
+    return K
+
+
+def train_error_from_covariance(lam, K, d, noise=0.0) -> float:
+    r"""Exact train error :math:`\min_\Gamma E[(\hat y-y_{n+1})^2]` (Λ = I_d, Gaussian inputs) for *any* isotropic
+    Gaussian weight process with per-coordinate covariance ``K`` over tokens 1..n+1 (e.g. :func:`drift_covariance`).
+
+    The derivation of :func:`train_error` uses the weights only through :math:`K`: with :math:`p_i=\lambda^{n+1-i}`,
+    :math:`D_1=\sum_ip_iK_{i,n+1}`, :math:`B=\sum_ip_i^2K_{ii}`, :math:`A_2=\sum_{i,j\le n}p_ip_jK_{ij}`,
+    :math:`N_0=\sum_ip_i^2` and :math:`L^*=d\,K_{n+1,n+1}+\sigma^2-d\,D_1^2/(A_2+(d+1)B+\sigma^2N_0)`.
+
+    >>> K = drift_covariance(30, 0.8, 1.0, 0.1)
+    >>> abs(train_error_from_covariance(0.7, K, 4) - train_error(0.7, 0.8, 30, 4, 1.0, 0.1)) < 1e-12
+    True
+    """
+    lam = _lam(lam)
+    K = _check_K(K)
+    d = check_int("d", d, minimum=1)
+    noise = _var("noise", noise)
+    n = K.shape[0] - 1
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        p = lam ** np.arange(n - 1, -1, -1.0)        # λ^{n−i} = p_i / λ (the ratio below is invariant)
+        Kp = K[:n, :n] @ p
+        D1, B, A2, N0 = float(p @ K[:n, n]), float(p * p @ np.diag(K)[:n]), float(p @ Kp), float(p @ p)
+        D2 = A2 + (d + 1) * B + noise * N0
+        val = d * float(K[n, n]) + noise - (d * D1 * D1 / D2 if D2 > 0 else 0.0)
+    return _finite(val, "the train error", lam=lam, d=d, noise=noise, max_K=float(np.max(np.abs(K))))
+
+
+def optimal_lambda_from_covariance(K, d, noise=0.0, grid_size=401) -> LambdaOpt:
+    r"""Minimiser λ* over (0, 1] of :func:`train_error_from_covariance` (grid scan + bounded Brent, as
+    :func:`optimal_lambda`).
+
+    >>> K = drift_covariance(100, 0.9, 1.0, 0.01)
+    >>> abs(optimal_lambda_from_covariance(K, 10).lam - optimal_lambda(0.9, 100, 10, 1.0, 0.01).lam) < 1e-6
+    True
+    """
+    K = _check_K(K)
+    d = check_int("d", d, minimum=1)
+    noise = _var("noise", noise)
+    grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)
+    f = lambda lam: train_error_from_covariance(lam, K, d, noise)  # noqa: E731
+    lam, err, glam, nmin = _minimise(f, grid_size)
+    e1 = f(1.0)
+    return LambdaOpt(lam, err, bool(lam >= 1.0 - 1e-9 or e1 <= err), e1, glam, nmin)
 
 
 # ------------------------------------------------------------------ λ-dependence summaries
@@ -935,25 +1236,44 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
     gate per layer (or one for all). ``losses`` / ``grad_norms`` are those of the batch each step used.
     """
     from .models.attention import gla_stack_loss_and_grad
-    depth = check_int("depth", depth, minimum=1)
-    batch = check_int("batch", batch, minimum=2)
-    if schedule not in ("constant", "cosine"):
+    depth = check_int("depth", depth, minimum=1, maximum=64)
+    batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
+    if not isinstance(schedule, str) or schedule not in ("constant", "cosine"):
         raise ValueError(f"schedule must be one of ['constant', 'cosine'], got {schedule!r}")
-    lams = [float(x) for x in np.broadcast_to(np.atleast_1d(np.asarray(lams, dtype=float)), (depth,))]
-    adam_steps = check_int("adam_steps", adam_steps, minimum=0)
-    gd_steps = check_int("gd_steps", gd_steps, minimum=0)
+    lam_arr = check_array("lams", lams, ndim=(0, 1))
+    if lam_arr.ndim == 1 and lam_arr.size not in (1, depth):
+        raise ValueError(f"lams must hold one gate or one per layer ({depth}), got {lam_arr.size}")
+    lams = [check_real(f"lams[{k}]", x, 0.0, 1.0, low_open=True)
+            for k, x in enumerate(np.broadcast_to(np.atleast_1d(lam_arr), (depth,)))]
+    adam_steps = check_int("adam_steps", adam_steps, minimum=0, maximum=MAX_COUNT)
+    gd_steps = check_int("gd_steps", gd_steps, minimum=0, maximum=MAX_COUNT)
     adam_lr = check_real("adam_lr", adam_lr, 0.0, low_open=True)
     gd_lr = check_real("gd_lr", gd_lr, 0.0, low_open=True)
     init_scale = check_real("init_scale", init_scale, 0.0, low_open=True)
-    X = np.asarray(X, dtype=float)
+    normalise = check_bool("normalise", normalise)
+    seed = check_int("seed", seed, minimum=0)
+    if sampler is not None:
+        check_callable("sampler", sampler)
+    X = check_array("X", X, ndim=3)
+    if X.shape[0] < 1 or X.shape[1] < 2 or X.shape[2] < 1:
+        raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
+    Y = check_array("Y", Y, ndim=2, shape=X.shape[:2])
     D = X.shape[2] + 1
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    T_ = X.shape[1]
+    per_prompt = float(depth) * float(T_) * float(T_ + D) * D * 6.0      # one forward + backward pass
+    # Adam: one pass on a batch per step; GD: one pass plus (typically) two Armijo trial forwards on the training set
+    work = (float(adam_steps) * (batch if sampler is not None else X.shape[0]) + float(gd_steps) * X.shape[0] * 3.0) \
+        * per_prompt
+    if work > MAX_TRAIN_WORK:
+        raise ValueError(f"adam_steps = {adam_steps}, gd_steps = {gd_steps} on {X.shape[0]} prompts of {T_} tokens and "
+                         f"depth {depth} is about {work:.2g} operations, above the budget of {MAX_TRAIN_WORK:.2g} "
+                         "(about 3 minutes of one core); reduce adam_steps, gd_steps, the prompts or the depth")
+    rng = np.random.default_rng(seed)
     data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     P = [init_scale * rng.standard_normal((D, D)) for _ in range(2 * depth)]
     m1 = [np.zeros((D, D)) for _ in P]
     m2 = [np.zeros((D, D)) for _ in P]
     from .models.attention import gla_stack_forward
-    Y = np.asarray(Y, dtype=float)
 
     def loss_at(Q):
         with np.errstate(over="ignore", invalid="ignore"):
@@ -969,7 +1289,8 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
             loss, gK, gV = gla_stack_loss_and_grad(Xb, Yb, lams, P[:depth], P[depth:], normalise)
         g = gK + gV
         if not (math.isfinite(loss) and all(np.all(np.isfinite(x)) for x in g)):
-            raise FloatingPointError(f"GLA stack training diverged at step {it} (depth {depth})")
+            raise TrainingDiverged(f"GLA stack training diverged at step {it} (depth {depth}; adam_lr = {adam_lr!r}, "
+                                   f"gd_lr = {gd_lr!r}, init_scale = {init_scale!r})")
         losses.append(loss)
         g2 = sum(float(np.sum(x * x)) for x in g)
         gnorms.append(math.sqrt(g2))
@@ -1007,10 +1328,11 @@ def geometric_rate_stability(values, floor: float = 1e-10, times=None) -> dict:
     >>> round(geometric_rate_stability(1.0 / np.arange(1, 2001))["ratio"], 2)     # sublinear
     0.23
     """
-    v = np.asarray(values, dtype=float)
+    v = check_array("values", values, finite=False)
     if v.ndim != 1 or v.size < 4 or not np.all(np.isfinite(v)) or np.any(v <= 0):
         raise ValueError("values must be a 1-D array of at least 4 positive finite numbers")
-    tt = np.arange(v.size, dtype=float) if times is None else np.asarray(times, dtype=float)
+    floor = check_real("floor", floor, 0.0, 1.0, high_open=True)
+    tt = np.arange(v.size, dtype=float) if times is None else check_array("times", times)
     if tt.shape != v.shape or np.any(np.diff(tt) <= 0):
         raise ValueError("times must be increasing and as long as values")
     keep = v >= floor * v[0]
@@ -1018,8 +1340,8 @@ def geometric_rate_stability(values, floor: float = 1e-10, times=None) -> dict:
     last = int(idx[-1]) if idx.size else 0
     t = tt[:last + 1]
     lv = np.log(v[:last + 1])
-    if last + 1 < 4:
-        return {"rate_early": float("nan"), "rate_late": float("nan"), "ratio": 0.0,
+    if last + 1 < 4:                  # too few points above the floor for two fits: no rates (None, never NaN)
+        return {"rate_early": None, "rate_late": None, "ratio": 0.0,
                 "reduction": float(v[last] / v[0]), "points": int(last + 1)}
     h = (last + 1) // 2 if times is None else int(np.searchsorted(t, (t[0] + t[-1]) / 2))
     h = min(max(h, 2), last - 1)
@@ -1037,7 +1359,8 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
 
     Per run, every method's a priori squared error is averaged over positions
     :math:`t=T/2+1..T` (after the transient). LMS step μ and RLS forgetting β (:math:`P_0=I/\delta`)
-    are tuned on ``runs_scan`` streams (smallest mean; a β with a diverged run is never chosen),
+    are tuned on ``runs_scan`` streams (smallest mean; a β with a diverged run is never chosen; every grid value sees
+    the same scan streams, and ``scan_runs`` holds the per-run errors, so scans can be compared pairwise),
     then every method is evaluated on ``runs_eval`` *fresh* streams (no selection bias), the same
     streams for all methods (paired). GLA runs at its exact optimum (λ*, Γ*) for prompt length
     ``T − 1`` (:func:`optimal_lambda`, :func:`optimal_parameters`) as a streaming predictor
@@ -1047,9 +1370,23 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
     from .models.attention import gla_stream_errors
     from .models.filters import kalman_errors, lms_errors, rls_errors
     from .models.prompts import ar1_stream
-    T = check_int("T", T, minimum=4)
-    runs_scan = check_int("runs_scan", runs_scan, minimum=2)
-    runs_eval = check_int("runs_eval", runs_eval, minimum=2)
+    T = check_int("T", T, minimum=4, maximum=MAX_COUNT)
+    d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
+    runs_scan = check_int("runs_scan", runs_scan, minimum=2, maximum=MAX_COUNT)
+    runs_eval = check_int("runs_eval", runs_eval, minimum=2, maximum=MAX_COUNT)
+    mus = check_array("mus", mus, ndim=1, min_size=1)
+    betas = check_array("betas", betas, ndim=1, min_size=1)
+    seed_scan = check_int("seed_scan", seed_scan, minimum=0)
+    seed_eval = check_int("seed_eval", seed_eval, minimum=0)
+    for name, runs in (("runs_scan", runs_scan), ("runs_eval", runs_eval)):
+        # the streams and the per-step errors (T x runs x (d + 6)), and RLS's d x d matrices per stream (x 4 copies)
+        check_memory(name, runs, 8.0 * runs * (float(T) * (d + 6.0) + 4.0 * d * d), f"{runs} filter streams of length "
+                     f"T = {T} in d = {d}")
+    work = 10.0 * float(T) * d * (runs_scan * (mus.size + betas.size * d) + runs_eval * (3 + 2 * d))
+    if work > MAX_TRAIN_WORK:
+        raise ValueError(f"T = {T}, runs_scan = {runs_scan}, runs_eval = {runs_eval}, d = {d} and the grids are about "
+                         f"{work:.2g} operations, above the budget of {MAX_TRAIN_WORK:.2g} (about 3 minutes of one "
+                         "core); reduce T, the runs or the grids")
     half = T // 2
 
     def per_run(E):
@@ -1061,12 +1398,14 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
     def summary(v):
         ok = np.isfinite(v)
         if not ok.all():
-            return {"mean": float("inf"), "se": float("nan"), "diverged_runs": int(np.sum(~ok))}
+            return {"mean": float("inf"), "se": None, "diverged_runs": int(np.sum(~ok))}   # no SE for a divergent mean
         return {"mean": float(v.mean()), "se": float(v.std(ddof=1) / math.sqrt(v.size)), "diverged_runs": 0}
 
     X, Y = ar1_stream(np.random.default_rng(seed_scan), runs_scan, T, d, gamma, sigma_w2, sigma_e2, noise)
-    scan_lms = {float(mu): summary(per_run(lms_errors(X, Y, mu))) for mu in mus}
-    scan_rls = {float(b): summary(per_run(rls_errors(X, Y, b, delta))) for b in betas}
+    scan_runs = {"lms": {float(mu): per_run(lms_errors(X, Y, mu)) for mu in mus.tolist()},
+                 "rls": {float(b): per_run(rls_errors(X, Y, b, delta)) for b in betas.tolist()}}
+    scan_lms = {k: summary(v) for k, v in scan_runs["lms"].items()}
+    scan_rls = {k: summary(v) for k, v in scan_runs["rls"].items()}
     best_mu = min(scan_lms, key=lambda k: scan_lms[k]["mean"])
     best_beta = min(scan_rls, key=lambda k: scan_rls[k]["mean"])
     r = optimal_lambda(gamma, T - 1, d, sigma_w2, sigma_e2, noise, grid_size=201)
@@ -1076,7 +1415,8 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
           "kalman": per_run(kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise)),
           "gla": per_run(gla_stream_errors(X, Y, r.lam, opt.Gamma))}
     return {"gamma": gamma, "d": d, "T": T, "sigma_w2": sigma_w2, "sigma_e2": sigma_e2, "noise": noise,
-            "scan_lms": scan_lms, "scan_rls": scan_rls, "best_mu": best_mu, "best_beta": best_beta,
+            "scan_lms": scan_lms, "scan_rls": scan_rls, "scan_runs": scan_runs, "best_mu": best_mu,
+            "best_beta": best_beta,
             "gla_lam": r.lam, "gla_exact": r.error, "la_exact": r.error_linear_attention,
             "eval": ev, "runs_scan": runs_scan, "runs_eval": runs_eval, "window": (half + 1, T)}
 
@@ -1093,25 +1433,25 @@ def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_K
     True
     """
     lam, gamma = _lam(lam), _gamma(gamma)
-    n = check_int("n", n, minimum=1)
+    n = _n(n)
     L = _lambda_mat(Lambda)
-    n_samples = check_int("n_samples", n_samples, minimum=2)
+    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
+    n_samples = check_int("n_samples", n_samples, minimum=2, maximum=MAX_COUNT)
+    chunk = check_int("chunk", chunk, minimum=1, maximum=MAX_COUNT)
     d = L.shape[0]
-    if W_KQ is None or W_V is None:
-        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
-        W_KQ = opt.W_KQ if W_KQ is None else W_KQ
-        W_V = opt.W_V if W_V is None else W_V
-    W_KQ, W_V = np.asarray(W_KQ, dtype=float), np.asarray(W_V, dtype=float)
-    for name, M in (("W_KQ", W_KQ), ("W_V", W_V)):
-        if M.shape != (d + 1, d + 1) or not np.all(np.isfinite(M)):
-            raise ValueError(f"{name} must be a finite ({d + 1}, {d + 1}) matrix, got shape {M.shape}")
+    _sim_budget(n_samples, min(chunk, n_samples), n, d, "n_samples", "chunk")
+    check_memory("n_samples", n_samples, 8.0 * n_samples, "the squared errors")
+    W_KQ, W_V = _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     rng = np.random.default_rng(check_int("seed", seed, minimum=0))
     out = []
     left = n_samples
     while left > 0:
         size = min(chunk, left)
-        X, Y = _sample_tokens(rng, size, gamma, n, L, _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2),
-                              _var("noise", noise))
-        out.append((_gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2)
+        X, Y = _sample_tokens(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise)
+        with np.errstate(over="ignore", invalid="ignore"):
+            err = (_gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
+        out.append(_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                           noise=noise, max_abs_W_KQ=float(np.max(np.abs(W_KQ))),
+                           max_abs_W_V=float(np.max(np.abs(W_V)))))
         left -= size
     return np.concatenate(out)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validate import check_int, check_real
+from ..validate import ParameterTypeError, check_array, check_int, check_real
 from .filters import check_streams
 
 __all__ = ["gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_loss_and_grad", "token_matrix", "attention_forward", "attention_predict",
@@ -32,16 +32,43 @@ __all__ = ["gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_l
 
 
 def gla_forward(X, Y, lam, W_KQ, W_V):
-    """The recursion S_i = λ S_{i-1} + (W_V z_i) z_iᵀ (keys k_i = z_i, query W_KQ z_{n+1})."""
+    r"""Prediction of single-layer GLA, shape ``(B,)``: the recursion :math:`S_i=\lambda S_{i-1}+(W_Vz_i)z_i^\top`
+    over the tokens :math:`z_i=(x_i,y_i)`, :math:`i=1..n+1` (keys :math:`k_i=z_i`; the query token
+    :math:`z_{n+1}=(x_{n+1},0)` is included), read out as :math:`\hat y=(S_{n+1}W_{KQ}z_{n+1})_{d+1}`.
+
+    Only the row of the state the prediction reads is carried: :math:`s_i^\top=e_{d+1}^\top S_i` obeys the same
+    recursion, :math:`s_i=\lambda s_{i-1}+(w_V^\top z_i)z_i` with :math:`w_V^\top` the last row of
+    :math:`W_V`, and :math:`\hat y=s_{n+1}^\top W_{KQ}z_{n+1}` — O(B n d) work instead of O(B n d²).
+    ``X (B, n+1, d)``, ``Y (B, n+1)`` (the query's label ``Y[:, -1]`` is never read).
+    """
+    X, Y, lam, W_KQ, W_V = _gla_inputs(X, Y, lam, W_KQ, W_V)
     size, T, d = X.shape
-    S = np.zeros((size, d + 1, d + 1))
-    for i in range(T):
-        z = np.concatenate([X[:, i], (Y[:, i] if i < T - 1 else np.zeros(size))[:, None]], axis=1)
-        v = z @ W_V.T
-        S = lam * S + v[:, :, None] * z[:, None, :]
-    zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
-    o = np.einsum("bij,bj->bi", S, zq @ W_KQ.T)
-    return o[:, d]
+    Z = np.empty((T, size, d + 1))                   # time-major tokens, the query's label slot 0
+    Z[:, :, :d] = X.transpose(1, 0, 2)
+    Z[:, :, d] = Y.T
+    Z[T - 1, :, d] = 0.0
+    a = Z @ W_V[d]                                   # w_Vᵀ z_i, (T, B)
+    s = np.zeros((size, d + 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(T):
+            s = lam * s + a[i][:, None] * Z[i]
+        out = np.einsum("bj,bj->b", s, Z[T - 1] @ W_KQ.T)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"the GLA prediction is not finite (overflow) for lam = {lam!r} and the given X, Y, W_KQ, "
+                         "W_V; rescale the inputs or the weights")
+    return out
+
+
+def _gla_inputs(X, Y, lam, W_KQ, W_V):
+    X = check_array("X", X, ndim=3)
+    if X.shape[0] < 1 or X.shape[1] < 1 or X.shape[2] < 1:
+        raise ValueError(f"X must have shape (B, n+1, d) with B, n+1, d >= 1, got {X.shape}")
+    Y = check_array("Y", Y, ndim=2, shape=X.shape[:2])
+    lam = check_real("lam", lam, 0.0, 1.0, low_open=True)
+    D = X.shape[2] + 1
+    W_KQ = check_array("W_KQ", W_KQ, ndim=2, shape=(D, D))
+    W_V = check_array("W_V", W_V, ndim=2, shape=(D, D))
+    return X, Y, lam, W_KQ, W_V
 
 
 def gla_stream_errors(X, Y, lam, Gamma):
@@ -55,45 +82,44 @@ def gla_stream_errors(X, Y, lam, Gamma):
     """
     X, Y = check_streams(X, Y)
     lam = check_real("lam", lam, 0.0, 1.0, low_open=True)
-    G = np.asarray(Gamma, dtype=float)
     T, R, d = X.shape
-    if G.shape != (d, d):
-        raise ValueError(f"Gamma must have shape ({d}, {d}), got {G.shape}")
+    G = check_array("Gamma", Gamma, ndim=2, shape=(d, d))
     h = np.zeros((R, d))
     E = np.empty((T, R))
-    for t in range(T):
-        e = Y[t] - np.einsum("rd,rd->r", X[t], h @ G.T)
-        E[t] = e * e
-        h = lam * (h + Y[t][:, None] * X[t])
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            e = Y[t] - np.einsum("rd,rd->r", X[t], h @ G.T)
+            E[t] = e * e
+            h = lam * (h + Y[t][:, None] * X[t])
+    if not np.all(np.isfinite(E)):
+        raise ValueError(f"the GLA stream errors are not finite (overflow) for lam = {lam!r} and the given X, Y, "
+                         "Gamma; rescale the inputs")
     return E
 
 
 def _gla_tokens(X, Y):
-    X = np.asarray(X, dtype=float)
-    Y = np.asarray(Y, dtype=float)
-    if X.ndim != 3 or Y.shape != X.shape[:2] or X.shape[1] < 2:
-        raise ValueError(f"X must have shape (B, n+1, d) with n >= 1 and Y (B, n+1); got {X.shape}, {Y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
-        raise ValueError("X and Y must have finite entries")
+    X = check_array("X", X, ndim=3)
+    if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
+        raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
+    Y = check_array("Y", Y, ndim=2, shape=X.shape[:2])
     y = Y.copy()
     y[:, -1] = 0.0                                   # the query's label slot is 0
     return np.concatenate([X, y[:, :, None]], axis=2)
 
 
 def _gla_stack_params(lams, W_KQs, W_Vs, D):
+    lams = check_array("lams", lams, ndim=(0, 1))
     lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
+    for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
+        if not isinstance(group, (list, tuple)):
+            raise ParameterTypeError(f"{name} must be a list of ({D}, {D}) matrices, one per layer, got "
+                                     f"{type(group).__name__}")
     if len(W_KQs) != len(lams) or len(W_Vs) != len(lams) or not lams:
         raise ValueError(f"lams, W_KQs and W_Vs must have the same length >= 1, got {len(lams)}, {len(W_KQs)}, "
                          f"{len(W_Vs)}")
     Ws = []
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
-        out = []
-        for k, W in enumerate(group):
-            W = np.asarray(W, dtype=float)
-            if W.shape != (D, D) or not np.all(np.isfinite(W)):
-                raise ValueError(f"{name}[{k}] must be a finite ({D}, {D}) matrix, got shape {W.shape}")
-            out.append(W)
-        Ws.append(out)
+        Ws.append([check_array(f"{name}[{k}]", W, ndim=2, shape=(D, D)) for k, W in enumerate(group)])
     return lams, Ws[0], Ws[1]
 
 
@@ -123,6 +149,8 @@ def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
     Z = _gla_tokens(X, Y)
     B, T, D = Z.shape
     lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
+    from ..validate import check_bool
+    normalise = check_bool("normalise", normalise)
     for lam, Wk, Wv in zip(lams, W_KQs, W_Vs):
         M = _decay_matrix(T, lam, normalise)
         Q = Z @ Wk.T                                  # queries q_j = W_KQ z_j
@@ -168,16 +196,22 @@ def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
 
 
 def _check_Y(Y, s):
-    Y = np.asarray(Y, dtype=float)
+    Y = check_array("Y", Y, ndim=(1, 2), finite=False)
     if Y.ndim == 1:
         Y = Y[None]
-    if Y.ndim != 2:
-        raise ValueError(f"Y must have shape (B, T), got {Y.shape}")
     if Y.shape[1] < s + 3:
         raise ValueError(f"Y must have T >= s + 3 = {s + 3} time steps, got T = {Y.shape[1]}")
+    if Y.shape[0] < 1:
+        raise ValueError(f"Y must hold at least one sequence, got shape {Y.shape}")
     if not np.all(np.isfinite(Y)):
         raise ValueError("Y must be finite")
     return Y
+
+
+def _finite_output(out, what, **names):
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{what} is not finite (overflow) for the given {', '.join(names)}; rescale them")
+    return out
 
 
 def token_matrix(Y, s: int) -> np.ndarray:
@@ -188,9 +222,11 @@ def token_matrix(Y, s: int) -> np.ndarray:
     array([[1., 2., 3., 4.],
            [2., 3., 4., 0.]])
     """
-    s = check_int("s", s, minimum=1)
+    s = check_int("s", s, minimum=1, maximum=10_000)
     Y = _check_Y(Y, s)
     B, T = Y.shape
+    from ..validate import check_memory
+    check_memory("s", s, 8.0 * B * (s + 1) * T, f"the {B} x {s + 1} x {T} prompts")
     N = T - s
     idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
     idx = np.minimum(idx, T - 1)
@@ -200,14 +236,12 @@ def token_matrix(Y, s: int) -> np.ndarray:
 
 
 def _check_weights(W_QK, W_V):
-    W_QK = np.asarray(W_QK, dtype=float)
-    W_V = np.asarray(W_V, dtype=float)
-    if W_QK.ndim != 2 or W_QK.shape[0] != W_QK.shape[1] or W_QK.shape[0] < 2:
+    W_QK = check_array("W_QK", W_QK, ndim=2)
+    W_V = check_array("W_V", W_V, ndim=2)
+    if W_QK.shape[0] != W_QK.shape[1] or W_QK.shape[0] < 2:
         raise ValueError(f"W_QK must be a square (s+1, s+1) matrix with s >= 1, got shape {W_QK.shape}")
     if W_V.shape != W_QK.shape:
         raise ValueError(f"W_V must have the shape of W_QK {W_QK.shape}, got {W_V.shape}")
-    if not (np.all(np.isfinite(W_QK)) and np.all(np.isfinite(W_V))):
-        raise ValueError("W_QK and W_V must be finite")
     return W_QK, W_V, W_QK.shape[0] - 1
 
 
@@ -220,18 +254,22 @@ def attention_forward(W_QK, W_V, Y0) -> np.ndarray:
     True
     """
     W_QK, W_V, s = _check_weights(W_QK, W_V)
-    Y0 = np.asarray(Y0, dtype=float)
+    Y0 = check_array("Y0", Y0, ndim=(2, 3))
     if Y0.ndim == 2:
         Y0 = Y0[None]
-    if Y0.ndim != 3 or Y0.shape[1] != s + 1 or Y0.shape[2] < 2:
-        raise ValueError(f"Y0 must have shape (B, {s + 1}, N) with N >= 2, got {Y0.shape}")
-    N = Y0.shape[2]
+    if Y0.shape[0] < 1 or Y0.shape[1] != s + 1 or Y0.shape[2] < 2:
+        raise ValueError(f"Y0 must have shape (B, {s + 1}, N) with B >= 1, N >= 2, got {Y0.shape}")
+    from ..validate import check_memory
+    B, _, N = Y0.shape
+    check_memory("Y0", Y0.shape, 8.0 * B * N * (N + 2 * (s + 1)), f"the {B} x {N} x {N} attention scores")
     n = N - 1
     mask = np.ones(N)
     mask[-1] = 0.0
-    left = np.einsum("ij,bjk->bik", W_V, Y0) * mask[None, None, :]       # W_V Y0 M
-    right = np.einsum("bji,jk,bkl->bil", Y0, W_QK, Y0)                     # Y0^T W_QK Y0
-    return Y0 + np.einsum("bik,bkl->bil", left, right) / n
+    with np.errstate(over="ignore", invalid="ignore"):
+        left = np.einsum("ij,bjk->bik", W_V, Y0) * mask[None, None, :]       # W_V Y0 M
+        right = np.einsum("bji,jk,bkl->bil", Y0, W_QK, Y0)                     # Y0^T W_QK Y0
+        out = Y0 + np.einsum("bik,bkl->bil", left, right) / n
+    return _finite_output(out, "the attention output", W_QK=1, W_V=1, Y0=1)
 
 
 def attention_predict(W_QK, W_V, Y) -> np.ndarray:
@@ -252,9 +290,11 @@ def attention_predict(W_QK, W_V, Y) -> np.ndarray:
     Y0 = token_matrix(Y, s)
     n = Y0.shape[2] - 1
     q = Y0[:, :, -1]                                                        # query column
-    right = np.einsum("bjn,jk,bk->bn", Y0[:, :, :-1], W_QK, q)             # (Y0ᵀ W_QK Y0)[:n, query], M drops the query
-    left = np.einsum("j,bjn->bn", W_V[s], Y0[:, :, :-1])                   # row s+1 of W_V Y0 M
-    return q[:, s] + np.einsum("bn,bn->b", left, right) / n
+    with np.errstate(over="ignore", invalid="ignore"):
+        right = np.einsum("bjn,jk,bk->bn", Y0[:, :, :-1], W_QK, q)         # (Y0ᵀ W_QK Y0)[:n, query], M drops the query
+        left = np.einsum("j,bjn->bn", W_V[s], Y0[:, :, :-1])               # row s+1 of W_V Y0 M
+        out = q[:, s] + np.einsum("bn,bn->b", left, right) / n
+    return _finite_output(out, "the attention prediction", W_QK=1, W_V=1, Y=1)
 
 
 def _gram_query(Y, s):
@@ -276,15 +316,17 @@ def attention_loss_and_grad(W_QK, W_V, Y):
     Y = _check_Y(Y, s)
     G, q = _gram_query(Y, s)
     v = W_V[s]
-    Wq = q @ W_QK.T                                   # (B, s+1)
-    GWq = np.einsum("bij,bj->bi", G, Wq)
-    yhat = GWq @ v
-    r = (yhat - Y[:, -1]) / Y.shape[0]
-    loss = 0.5 * float(np.mean((yhat - Y[:, -1]) ** 2))
-    Gv = np.einsum("bij,j->bi", G, v)
-    gQK = np.einsum("b,bi,bj->ij", r, Gv, q)
-    gV = np.zeros_like(W_V)
-    gV[s] = r @ GWq
+    with np.errstate(over="ignore", invalid="ignore"):
+        Wq = q @ W_QK.T                                   # (B, s+1)
+        GWq = np.einsum("bij,bj->bi", G, Wq)
+        yhat = GWq @ v
+        r = (yhat - Y[:, -1]) / Y.shape[0]
+        loss = 0.5 * float(np.mean((yhat - Y[:, -1]) ** 2))
+        Gv = np.einsum("bij,j->bi", G, v)
+        gQK = np.einsum("b,bi,bj->ij", r, Gv, q)
+        gV = np.zeros_like(W_V)
+        gV[s] = r @ GWq
+    _finite_output([loss, *gQK.ravel(), *gV.ravel()], "the loss or its gradient", W_QK=1, W_V=1, Y=1)
     return loss, gQK, gV
 
 
@@ -306,13 +348,21 @@ def effective_coefficients(W_QK, W_V) -> np.ndarray:
     C = outer + outer.transpose(1, 0, 2)
     iu = np.triu(np.ones((s + 1, s + 1)), 1)
     C = C * iu[:, :, None] + np.einsum("kkj->kj", outer)[:, None, :] * np.eye(s + 1)[:, :, None]
-    return C
+    return _finite_output(C, "the effective coefficients", W_QK=1, W_V=1)
 
 
 def reduced_features(xq, U, S):
     r"""Features of the reduced linear-attention predictor (paper 004): rows
     :math:`\mathrm{vec}(x_{\rm test}[u^\top,s])` in row-major order (index ``i*(d+1)+j``), so that
-    :math:`\hat y=\langle\Gamma,H\rangle_F` is the dot product of a row with :math:`\mathrm{vec}\,\Gamma`."""
+    :math:`\hat y=\langle\Gamma,H\rangle_F` is the dot product of a row with :math:`\mathrm{vec}\,\Gamma`.
+
+    ``xq`` (n, d) queries, ``U`` (n, d) and ``S`` (n,) context statistics; the (n, d(d+1)) result is refused up
+    front beyond the memory budget."""
+    from ..validate import check_array, check_memory
+    U = check_array("U", U, ndim=2)
     n, d = U.shape
+    xq = check_array("xq", xq, ndim=2, shape=(n, d))
+    S = check_array("S", S, ndim=1, shape=(n,))
+    check_memory("U", U.shape, 8.0 * n * d * (d + 2), f"the {n} x {d * (d + 1)} feature matrix")
     Z = np.concatenate([U, S[:, None]], axis=1)
     return (xq[:, :, None] * Z[:, None, :]).reshape(n, d * (d + 1))

@@ -23,10 +23,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..validate import check_choice, check_int, check_psd, check_real
+from ..validate import ParameterTypeError, check_array, check_choice, check_int, check_memory, check_psd, check_real
 
-__all__ = ["LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior", "NonNormalLDSPrior",
-           "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds"]
+__all__ = ["LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "SkewedDiagonalLDSPrior", "OrthogonalLDSPrior",
+           "AnisotropicNoiseLDSPrior", "NonNormalLDSPrior", "SETTINGS", "make_prior", "lds_autocovariance",
+           "simulate_lds", "MAX_T"]
+
+#: the longest horizon T accepted by the per-step recursions (Riccati, simulation): they loop over time in Python,
+#: so T = 10⁵ already takes seconds; longer horizons are refused up front, naming T
+MAX_T = 100_000
+#: the largest noise scale of a prior: the 6th-order moments of Theorem 4.1 grow like scale⁶ · T³ and would overflow
+#: beyond it (rescale the data instead)
+MAX_SCALE = 1e40
 
 @dataclass(frozen=True)
 class LDSBatch:
@@ -41,6 +49,18 @@ class LDSBatch:
     Sigma_w: np.ndarray
     sigma0: float
     sigma_v: float
+
+    def __post_init__(self):
+        A = check_array("A", self.A, ndim=3)
+        if A.shape[0] < 1 or A.shape[1] < 1 or A.shape[1] != A.shape[2]:
+            raise ValueError(f"A must have shape (B, d, d) with B, d >= 1, got {A.shape}")
+        c = check_array("c", self.c, ndim=2, shape=A.shape[:2])
+        Sw = check_array("Sigma_w", self.Sigma_w, ndim=3, shape=A.shape)
+        object.__setattr__(self, "A", A)
+        object.__setattr__(self, "c", c)
+        object.__setattr__(self, "Sigma_w", Sw)
+        object.__setattr__(self, "sigma0", check_real("sigma0", self.sigma0, 0.0))
+        object.__setattr__(self, "sigma_v", check_real("sigma_v", self.sigma_v, 0.0))
 
     def __len__(self) -> int:
         return self.A.shape[0]
@@ -65,6 +85,19 @@ class LDSBatch:
         """One trajectory :math:`(y_1..y_T)` per system, shape (B, T)."""
         return simulate_lds(self, T, rng)
 
+def _check_systems(systems, name: str = "systems") -> "LDSBatch":
+    """``systems`` if it is an :class:`LDSBatch`; a clear error otherwise (a prior is not a batch of systems)."""
+    if isinstance(systems, LDSBatch):
+        return systems
+    hint = (" (this is a prior: draw systems from it with prior.sample(rng, n))" if isinstance(systems, _LDSPrior)
+            else "")
+    raise ParameterTypeError(f"{name} must be an LDSBatch (a batch of systems), got {type(systems).__name__}{hint}")
+
+
+def _check_T(T, minimum: int = 1, name: str = "T") -> int:
+    return check_int(name, T, minimum=minimum, maximum=MAX_T)
+
+
 def _noise_sqrt(S: np.ndarray) -> np.ndarray:
     w, V = np.linalg.eigh(S)
     return V * np.sqrt(np.clip(w, 0.0, None))[..., None, :]
@@ -80,9 +113,11 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     >>> bool(np.isclose(K[0, 0], a * a + 1) and np.isclose(K[0, 1], a * K[0, 0]))
     True
     """
-    T = check_int("T", T, minimum=1)
+    systems = _check_systems(systems)
+    T = _check_T(T)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
+    check_memory("T", T, 8.0 * B * (T * T + 2 * T * d), f"the {B} x {T} x {T} autocovariances")
     P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
     Pc = np.empty((B, T, d))
     for t in range(T):
@@ -107,11 +142,13 @@ def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndar
 
     Random draws, in this order: the state noises (time-major, (T, B, d) standard normals), the
     initial states, the observation noises ((B, T))."""
-    T = check_int("T", T, minimum=1)
+    systems = _check_systems(systems)
+    T = _check_T(T)
     if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     A, c = systems.A, systems.c
     B, d, _ = A.shape
+    check_memory("T", T, 8.0 * B * T * (2 * d + 2), f"the noises of {B} trajectories of length {T}")
     eye = np.eye(d)
     Sw = systems.Sigma_w
     Wn = rng.standard_normal((T, B, d))                    # time-major: Wn[t] is contiguous
@@ -139,8 +176,8 @@ class _LDSPrior:
     def __init__(self, d, a_max, sigma0, sigma_v):
         self.d = check_int("d", d, minimum=1, maximum=64)
         self.a_max = check_real("a_max", a_max, 0.0, 1.0)
-        self.sigma0 = check_real("sigma0", sigma0, 0.0)
-        self.sigma_v = check_real("sigma_v", sigma_v, 0.0)
+        self.sigma0 = check_real("sigma0", sigma0, 0.0, MAX_SCALE)
+        self.sigma_v = check_real("sigma_v", sigma_v, 0.0, MAX_SCALE)
 
     #: True when A and -A are equally likely (all four settings of the paper); the one-sided
     #: control prior :class:`OneSidedDiagonalLDSPrior` is not.
@@ -155,6 +192,14 @@ class _LDSPrior:
         lo, hi = self.eigenvalue_interval
         return rng.uniform(lo, hi, size=(size, self.d))
 
+    def eigenvalue_quadrature(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Nodes and weights (summing to 1) integrating every polynomial of degree ≤ 2n − 1 exactly against the law
+        of one eigenvalue (Gauss–Legendre on the eigenvalue interval)."""
+        n = check_int("n", n, minimum=1, maximum=10_000)
+        x, w = np.polynomial.legendre.leggauss(n)
+        lo, hi = self.eigenvalue_interval
+        return lo + (hi - lo) * (x + 1) / 2, w / 2
+
     def _sample(self, rng, size):  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -162,7 +207,8 @@ class _LDSPrior:
         """``size`` i.i.d. systems (an :class:`LDSBatch`)."""
         size = check_int("size", size, minimum=1)
         if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+            raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        check_memory("size", size, 8.0 * size * (3 * self.d * self.d + self.d), f"{size} systems of dimension {self.d}")
         A, c, Sw = self._sample(rng, size)
         return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
 
@@ -190,7 +236,7 @@ class DiagonalLDSPrior(_LDSPrior):
 
     def __init__(self, d, a_max, sigma0, sigma_w, sigma_v):
         super().__init__(d, a_max, sigma0, sigma_v)
-        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0, MAX_SCALE)
 
     def _sample(self, rng, size):
         a = self._eig(rng, size)
@@ -222,6 +268,44 @@ class OneSidedDiagonalLDSPrior(DiagonalLDSPrior):
     def describe(self):
         return {**super().describe(),
                 "law": "A = diag(a), a_k ~ U[0, a_max] iid (not centrally symmetric), c = 1, Sigma_w = sigma_w^2 I"}
+
+
+class SkewedDiagonalLDSPrior(DiagonalLDSPrior):
+    r"""Stress prior (not one of the paper's settings): as setting (a), but each eigenvalue is positive with
+    probability :math:`(1+\delta)/2` and negative with probability :math:`(1-\delta)/2` (uniform magnitude on
+    :math:`[0, a_{\max}]`), ``skew`` :math:`=\delta\in[0,1]`. :math:`\delta=0` is setting (a) (A and −A equally
+    likely); :math:`\delta` is the total-variation distance between the laws of one eigenvalue of A and of −A, and
+    :math:`\delta=1` is the one-sided control prior :class:`OneSidedDiagonalLDSPrior`.
+
+    >>> p = SkewedDiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.1, skew=0.5)
+    >>> x, w = p.eigenvalue_quadrature(8); round(float(w @ x), 6)       # E[a] = δ a_max / 2
+    0.225
+    """
+
+    setting = "a~"
+
+    def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, skew=0.0):
+        super().__init__(d, a_max, sigma0, sigma_w, sigma_v)
+        self.skew = check_real("skew", skew, 0.0, 1.0)
+        self.central_symmetric = self.skew == 0
+
+    def _eig(self, rng, size):
+        mag = rng.uniform(0.0, self.a_max, size=(size, self.d))
+        sign = np.where(rng.uniform(size=(size, self.d)) < (1 + self.skew) / 2, 1.0, -1.0)
+        return sign * mag
+
+    def eigenvalue_quadrature(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Gauss–Legendre with ``n`` nodes on each half-interval, weighted by the probabilities of the two signs."""
+        n = check_int("n", n, minimum=1, maximum=10_000)
+        x, w = np.polynomial.legendre.leggauss(n)
+        half = self.a_max * (x + 1) / 2
+        return (np.concatenate([-half, half]),
+                np.concatenate([(1 - self.skew) / 2 * w / 2, (1 + self.skew) / 2 * w / 2]))
+
+    def describe(self):
+        return {**super().describe(), "skew": self.skew,
+                "law": "A = diag(a), a_k = ±|a_k|, |a_k| ~ U[0, a_max], P(+) = (1 + skew)/2, c = 1, "
+                       "Sigma_w = sigma_w^2 I"}
 
 
 def _haar(rng, size, d):
@@ -265,7 +349,7 @@ class AnisotropicNoiseLDSPrior(_LDSPrior):
 
     def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, Sigma_w=None):
         super().__init__(d, a_max, sigma0, sigma_v)
-        self.sigma_w = check_real("sigma_w", sigma_w, 0.0)
+        self.sigma_w = check_real("sigma_w", sigma_w, 0.0, MAX_SCALE)
         if Sigma_w is None:
             expo = 0.5 - (np.arange(self.d) / max(self.d - 1, 1)) if self.d > 1 else np.zeros(1)
             Sigma_w = np.diag((self.sigma_w * 4.0 ** expo) ** 2)
@@ -337,6 +421,6 @@ def make_prior(setting: str, d: int = 5, a_max: float = 0.95, sigma0: float = 1.
 
 def _check_prior(prior):
     if not isinstance(prior, _LDSPrior):
-        raise ValueError(f"prior must be one of the LDS priors {sorted(c.__name__ for c in SETTINGS.values())}, "
+        raise ParameterTypeError(f"prior must be one of the LDS priors {sorted(c.__name__ for c in SETTINGS.values())}, "
                          f"got {type(prior).__name__}")
     return prior

@@ -33,17 +33,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validate import check_int, check_real
+from ..validate import check_array, check_bool, check_int, check_real
 from .dynamics import LDSBatch, lds_autocovariance
 
-__all__ = ["lms_errors", "rls_errors", "kalman_errors", "lms_reference_errors", "rls_direct_errors",
+__all__ = ["lms_errors", "rls_errors", "kalman_errors", "lms_reference_errors", "rls_direct_errors", "lms_residuals",
+           "rls_residuals",
            "kalman_one_step_mse", "oracle_ar_mse",
            "steady_state_closed_loop_radius", "check_streams"]
 
 
 def check_streams(X, Y):
-    X = np.asarray(X, dtype=float)
-    Y = np.asarray(Y, dtype=float)
+    """``(X, Y)`` as float arrays if ``X`` has shape ``(T, runs, d)``, ``Y`` shape ``(T, runs)`` and both are finite
+    (errors name the array).
+
+    >>> [a.shape for a in check_streams(np.zeros((4, 2, 3)), np.zeros((4, 2)))]
+    [(4, 2, 3), (4, 2)]
+    """
+    X = check_array("X", X, finite=False)
+    Y = check_array("Y", Y, finite=False)
     if X.ndim != 3 or Y.shape != X.shape[:2]:
         raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs); got {X.shape}, {Y.shape}")
     if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
@@ -102,6 +109,98 @@ def rls_errors(X, Y, beta, delta=1.0):
     return E
 
 
+def _channels(X, Y):
+    """``(X, Y3, squeeze)``: Y as ``(T, runs, K)`` label channels sharing the inputs X."""
+    X = check_array("X", X, finite=False)
+    Y = check_array("Y", Y, finite=False)
+    if X.ndim != 3 or Y.ndim not in (2, 3) or Y.shape[:2] != X.shape[:2] or (Y.ndim == 3 and Y.shape[2] < 1):
+        raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs) or (T, runs, K); got {X.shape}, {Y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+        raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
+    return X, (Y[:, :, None] if Y.ndim == 2 else Y), Y.ndim == 2
+
+
+def lms_residuals(X, Y, mu, return_estimate=False):
+    r"""Signed a priori errors :math:`e_t=y_t-\hat w_{t-1}^\top x_t` of LMS (step ``mu``), same shape as ``Y``.
+
+    ``Y`` is ``(T, runs)`` or ``(T, runs, K)``: K label channels sharing the inputs (e.g. the parts of the
+    label due to :math:`w_0`, to the drift and to the label noise). The estimate is linear in the labels,
+    so the residuals of a linear combination of channels are the same combination of the channels'
+    residuals; ``lms_residuals(X, Y, mu) ** 2`` is ``lms_errors(X, Y, mu)`` (to rounding). Diverged entries are
+    ``inf``.
+    ``return_estimate``: also return :math:`\hat w_{T-1}` (the estimate that made the last prediction), shape
+    ``(runs, d)`` or ``(runs, K, d)``.
+
+    >>> X = np.ones((3, 1, 1)); Y = np.ones((3, 1))
+    >>> lms_residuals(X, Y, 0.5)[:, 0].tolist()
+    [1.0, 0.5, 0.25]
+    """
+    X, Y3, squeeze = _channels(X, Y)
+    mu = check_real("mu", mu, 0.0, low_open=True)
+    return_estimate = check_bool("return_estimate", return_estimate)
+    T, R, d = X.shape
+    w = np.zeros((R, Y3.shape[2], d))
+    E = np.empty(Y3.shape)
+    w_last = w
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            x = X[t]
+            e = Y3[t] - (w @ x[:, :, None])[:, :, 0]
+            E[t] = e
+            w_last = w
+            w = w + mu * e[:, :, None] * x[:, None, :]
+    return _residual_output(E, w_last, squeeze, return_estimate)
+
+
+def _residual_output(E, w_last, squeeze, return_estimate):
+    E[~np.isfinite(E)] = np.inf
+    E = E[:, :, 0] if squeeze else E
+    if not return_estimate:
+        return E
+    W = np.where(np.isfinite(w_last), w_last, np.inf)
+    return E, (W[:, 0] if squeeze else W)
+
+
+def rls_residuals(X, Y, beta, delta=1.0, return_estimate=False):
+    r"""Signed a priori errors of exponentially weighted RLS (forgetting ``beta``, :math:`P_0=I/\delta`), same
+    shape as ``Y`` (``(T, runs)`` or ``(T, runs, K)`` label channels sharing the inputs). The gain depends on
+    the inputs only, so the residuals are linear in the labels (see :func:`lms_residuals`);
+    ``rls_residuals(X, Y, beta, delta) ** 2`` is :func:`rls_errors` (to rounding: the same recursion, computed
+    in place). Diverged entries are ``inf``.
+    ``return_estimate`` as in :func:`lms_residuals`.
+
+    >>> X = np.ones((2, 1, 1)); Y = np.ones((2, 1))
+    >>> rls_residuals(X, Y, 1.0)[:, 0].tolist()
+    [1.0, 0.5]
+    """
+    X, Y3, squeeze = _channels(X, Y)
+    beta = check_real("beta", beta, 0.0, 1.0, low_open=True)
+    delta = check_real("delta", delta, 0.0, low_open=True)
+    return_estimate = check_bool("return_estimate", return_estimate)
+    T, R, d = X.shape
+    w = np.zeros((R, Y3.shape[2], d))
+    P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
+    tmp = np.empty_like(P)
+    E = np.empty(Y3.shape)
+    w_last = w
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for t in range(T):                 # the recursion of rls_errors, in place (same values up to rounding)
+            x = X[t]
+            xc = x[:, :, None]
+            e = Y3[t] - (w @ xc)[:, :, 0]
+            E[t] = e
+            Px = (P @ xc)[:, :, 0]
+            k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
+            w_last = w
+            w = w + k[:, None, :] * e[:, :, None]
+            np.multiply(k[:, :, None], Px[:, None, :], out=tmp)
+            P -= tmp
+            P /= beta
+            np.add(P, P.transpose(0, 2, 1), out=tmp)
+            np.multiply(tmp, 0.5, out=P)
+    return _residual_output(E, w_last, squeeze, return_estimate)
+
+
 def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=False):
     r"""A priori squared errors of the Kalman filter for the true AR(1) model (Bayes-optimal).
 
@@ -125,19 +224,26 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=Fa
     E = np.empty((T, R))
     SV = np.empty((T, R))
     I = np.eye(d)
-    for t in range(T):
-        m = gamma * m
-        P = gamma * gamma * P + sigma_e2 * I
-        x = X[t]
-        e = Y[t] - np.einsum("rd,rd->r", x, m)
-        E[t] = e * e
-        Px = np.einsum("rij,rj->ri", P, x)
-        S = np.einsum("ri,ri->r", x, Px) + noise
-        SV[t] = S
-        k = Px / np.where(S > 0, S, 1.0)[:, None]
-        m = m + k * e[:, None]
-        P = P - k[:, :, None] * Px[:, None, :]
-        P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    return_variance = check_bool("return_variance", return_variance)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for t in range(T):
+            m = gamma * m
+            P = gamma * gamma * P + sigma_e2 * I
+            x = X[t]
+            e = Y[t] - np.einsum("rd,rd->r", x, m)
+            E[t] = e * e
+            Px = np.einsum("rij,rj->ri", P, x)
+            S = np.einsum("ri,ri->r", x, Px) + noise
+            SV[t] = S
+            k = Px / np.where(S > 0, S, 1.0)[:, None]
+            m = m + k * e[:, None]
+            P = P - k[:, :, None] * Px[:, None, :]
+            P = 0.5 * (P + np.swapaxes(P, 1, 2))
+    if not (np.all(np.isfinite(E)) and np.all(np.isfinite(SV))):
+        from ..validate import check_finite_result
+        with np.errstate(over="ignore", invalid="ignore"):
+            check_finite_result(E + SV, "the Kalman errors", gamma=gamma, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                                noise=noise)
     return (E, SV) if return_variance else E
 
 
@@ -153,12 +259,14 @@ def lms_reference_errors(X, Y, mu):
     mu = check_real("mu", mu, 0.0, low_open=True)
     T, R, d = X.shape
     E = np.empty((T, R))
-    for r in range(R):
-        w = np.zeros(d)
-        for t in range(T):
-            e = float(Y[t, r] - X[t, r] @ w)
-            E[t, r] = e * e
-            w = w + mu * e * X[t, r]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for r in range(R):
+            w = np.zeros(d)
+            for t in range(T):
+                e = float(Y[t, r] - X[t, r] @ w)
+                E[t, r] = e * e
+                w = w + mu * e * X[t, r]
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN (as lms_errors)
     return E
 
 
@@ -177,15 +285,20 @@ def rls_direct_errors(X, Y, beta, delta=1.0):
     delta = check_real("delta", delta, 0.0, low_open=True)
     T, R, d = X.shape
     E = np.empty((T, R))
-    for r in range(R):
-        G = delta * np.eye(d)
-        b = np.zeros(d)
-        for t in range(T):
-            w = np.linalg.solve(G, b)
-            e = float(Y[t, r] - X[t, r] @ w)
-            E[t, r] = e * e
-            G = beta * G + np.outer(X[t, r], X[t, r])
-            b = beta * b + Y[t, r] * X[t, r]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        for r in range(R):
+            G = delta * np.eye(d)
+            b = np.zeros(d)
+            for t in range(T):
+                try:
+                    w = np.linalg.solve(G, b)
+                except np.linalg.LinAlgError:   # underflowed Gram matrix (beta^t delta -> 0): the estimate is undefined
+                    w = np.full(d, np.inf)
+                e = float(Y[t, r] - X[t, r] @ w)
+                E[t, r] = e * e
+                G = beta * G + np.outer(X[t, r], X[t, r])
+                b = beta * b + Y[t, r] * X[t, r]
+    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN (as rls_errors)
     return E
 
 
@@ -194,7 +307,9 @@ def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
     r"""MSE of the optimal (Kalman) predictor of :math:`y_T` from :math:`y_1..y_{T-1}` for each
     known system: :math:`c^\top P_{T|T-1}c+\sigma_v^2` (time-varying Riccati recursion from
     :math:`x_0\sim\mathcal N(0,\sigma_0^2I)`). Not halved."""
-    T = check_int("T", T, minimum=1)
+    from .dynamics import MAX_T, _check_systems
+    systems = _check_systems(systems)
+    T = check_int("T", T, minimum=1, maximum=MAX_T)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
     P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
@@ -206,19 +321,30 @@ def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
         Pu = P - np.einsum("bi,bj->bij", Pc, Pc) / np.maximum(Sy, 1e-300)[:, None, None]
         P = A @ Pu @ At + Sw
         P = 0.5 * (P + P.transpose(0, 2, 1))
-    return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+    out = np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"the Kalman MSE overflows for T = {T} with these systems (unstable A over a long horizon); "
+                         "use a shorter T")
+    return out
 
 
 def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
     r"""MSE of the best linear predictor of :math:`y_T` from the last ``s`` observations for the
     known system, :math:`K_{TT}-k^\top K_{ss}^{-1}k` (exact from the autocovariance; ``s = T-1``
     equals the Kalman MSE)."""
+    from .dynamics import _check_systems
+    systems = _check_systems(systems)
     T = check_int("T", T, minimum=2)
     s = check_int("s", s, minimum=1, maximum=T - 1)
     K = lds_autocovariance(systems, T)
     Kss = K[:, T - 1 - s:T - 1, T - 1 - s:T - 1]
     k = K[:, T - 1 - s:T - 1, T - 1]
-    sol = np.linalg.solve(Kss, k[..., None])[..., 0]
+    try:
+        sol = np.linalg.solve(Kss, k[..., None])[..., 0]
+    except np.linalg.LinAlgError:
+        raise ValueError(f"the autocovariance of the last s = {s} observations is singular for some of the systems "
+                         "(no observation noise and a degenerate state); the best AR(s) predictor is not unique") \
+            from None
     return K[:, T - 1, T - 1] - np.einsum("bi,bi->b", k, sol)
 
 
@@ -226,7 +352,9 @@ def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.
     r"""Spectral radius of :math:`A-Lc^\top` for the steady-state Kalman predictor gain
     :math:`L=AP c/(c^\top Pc+\sigma_v^2)` (Riccati iterated ``iters`` times): the rate in the
     Tsiamis–Pappas expansion of :math:`y_{t+1}` in past observations."""
-    iters = check_int("iters", iters, minimum=1)
+    from .dynamics import _check_systems
+    systems = _check_systems(systems)
+    iters = check_int("iters", iters, minimum=1, maximum=10 ** 6)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
     P = np.broadcast_to(np.eye(d), (B, d, d)).copy()
@@ -240,4 +368,7 @@ def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.
     Sy = np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2
     L = np.einsum("bij,bj->bi", A, Pc) / Sy[:, None]
     Acl = A - np.einsum("bi,bj->bij", L, c)
+    if not np.all(np.isfinite(Acl)):
+        raise ValueError("the Riccati iteration did not converge to a finite gain for these systems (undetectable "
+                         "unstable modes or no observation noise)")
     return np.max(np.abs(np.linalg.eigvals(Acl)), axis=-1)

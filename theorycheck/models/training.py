@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..validate import check_choice, check_int, check_real
+from ..validate import MAX_COUNT, ParameterTypeError, check_choice, check_int, check_memory, check_real
 from .attention import attention_loss_and_grad
 from .dynamics import _check_prior
 
@@ -49,16 +49,22 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     T = check_int("T", T, minimum=4, maximum=400)
     s = check_int("s", s, minimum=1, maximum=T - 3)
     prior = _check_prior(prior)
-    steps = check_int("steps", steps, minimum=1)
-    batch = check_int("batch", batch, minimum=2)
+    steps = check_int("steps", steps, minimum=1, maximum=MAX_COUNT)
+    batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
+    check_memory("batch", batch, 8.0 * batch * (T * (2 * prior.d + 4 * (s + 1)) + 3 * prior.d * prior.d),
+                 f"one batch of {batch} systems and trajectories")
+    check_memory("steps", steps, 8.0 * steps, "the loss history")
     seed = check_int("seed", seed, minimum=0)
-    lr = check_real("lr", lr, 0.0, low_open=True)
-    weight_decay = check_real("weight_decay", weight_decay, 0.0)
+    lr = check_real("lr", lr, 0.0, 10.0, low_open=True)
+    weight_decay = check_real("weight_decay", weight_decay, 0.0, 100.0)
     if clip is not None:
         clip = check_real("clip", clip, 0.0, low_open=True)
     warmup = max(1, steps // 20) if warmup is None else check_int("warmup", warmup, minimum=0, maximum=steps)
     check_choice("schedule", schedule, ("cosine", "constant"))
-    init_scale = check_real("init_scale", init_scale, 0.0, low_open=True)
+    init_scale = check_real("init_scale", init_scale, 0.0, 1e3, low_open=True)
+    eps = check_real("eps", eps, 0.0, 1.0, low_open=True)
+    if isinstance(betas, (str, bytes)) or not hasattr(betas, "__len__") or len(betas) != 2:
+        raise ParameterTypeError(f"betas must be a pair (beta1, beta2), got {betas!r:.60}")
     b1, b2 = (check_real("betas[0]", betas[0], 0.0, 1.0, high_open=True),
               check_real("betas[1]", betas[1], 0.0, 1.0, high_open=True))
     ss = np.random.SeedSequence(seed)
@@ -66,8 +72,14 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
     masks = None
     if support is not None:
-        masks = [np.asarray(x, dtype=bool) for x in support]
-        if len(masks) != 2 or any(mk.shape != (s + 1, s + 1) for mk in masks):
+        if isinstance(support, (str, bytes)) or not hasattr(support, "__len__") or len(support) != 2:
+            raise ParameterTypeError(f"support must be two boolean masks of shape ({s + 1}, {s + 1}) or None, got "
+                                     f"{type(support).__name__}")
+        try:
+            masks = [np.asarray(x, dtype=bool) for x in support]
+        except (TypeError, ValueError):
+            raise ParameterTypeError(f"support must be two boolean masks of shape ({s + 1}, {s + 1})") from None
+        if any(mk.shape != (s + 1, s + 1) for mk in masks):
             raise ValueError(f"support must be two boolean masks of shape ({s + 1}, {s + 1})")
         params = [p * mk for p, mk in zip(params, masks)]
     m = [np.zeros_like(p) for p in params]
@@ -75,7 +87,14 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     losses = np.empty(steps)
     for k in range(steps):
         Y = prior.sample(data_rng, batch).simulate(T, data_rng)
-        loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
+        try:
+            loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
+        except ValueError:          # the weights overflowed: the run diverged
+            params[0] = params[0] * np.nan
+        if not np.all(np.isfinite(params[0])):
+            raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
+                             f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
+                             "init_scale")
         losses[k] = loss
         grads = [gq, gv] if masks is None else [gq * masks[0], gv * masks[1]]
         if clip is not None:
@@ -95,7 +114,9 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
             vh = v2[i] / (1 - b2 ** (k + 1))
             params[i] = params[i] - lr_k * (mh / (np.sqrt(vh) + eps) + weight_decay * params[i])
         if not np.all(np.isfinite(params[0])) or not np.all(np.isfinite(params[1])):
-            raise FloatingPointError(f"training diverged at step {k} (lower lr)")
+            raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
+                             f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
+                             "init_scale")
     cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": lr,
            "weight_decay": weight_decay, "clip": clip, "warmup": warmup, "schedule": schedule,
            "init_scale": init_scale, "betas": [b1, b2], "prior": prior.describe(),

@@ -2,13 +2,15 @@
 
 Seed summary: ``seed.txt`` (``000_857c27448556efc7.txt``). Claims, in seed order:
 :mod:`theorycheck.papers.gla.claims` (lines 13–57) and :mod:`theorycheck.papers.gla.experiments`
-(lines 58–89); shared computations: :mod:`.fixtures`; conventions, stated and chosen values, sizes:
-:mod:`.settings`; mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.gla`; models:
+(lines 58–89); shared computations: :mod:`.fixtures`; the reconciliation of the filter numbers:
+:mod:`.reconciliation`; assumption maps and stress paths: :mod:`.assumptions`; conventions, stated and chosen
+values, sizes: :mod:`.settings`; mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.gla`; models:
 :mod:`theorycheck.models`; derivation: ``theorycheck.derivations.gla_loss``.
 """
 from ..api import Paper
 from . import claims as _claims
 from . import experiments as _experiments  # noqa: F401  (registers lines 58–89 after lines 13–57)
+from . import assumptions as _assumptions  # noqa: F401  (assumption maps and stress paths of the results)
 from .registry import claims as _registry
 from .settings import CONVENTIONS, sizes
 

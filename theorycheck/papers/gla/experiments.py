@@ -70,23 +70,86 @@ def gla_vs_lms_rls(ctx, filters):
                "stream (C6); GLA is the single-layer optimum for prompt length T − 1 run as a streaming predictor.")
 
 
+_NOT_FOUND = ("No setting within the declared ranges reproduced the three stated numbers jointly (see the "
+              "Reconciliation section: its smallest joint residual is the finding); the statements that depend on the "
+              "experiment's setting (GLA lower, the trends with γ) are therefore not decided at the closest setting, "
+              "which does not reproduce the numbers. The numbers themselves are re-evaluated there on fresh streams.")
+
+
+def _rec_scope(rf, gamma):
+    rec, sz = rf["rec"], rf["sizes"]
+    return (f"T = {T_FILTER}, γ = {gamma}, the setting of the joint search ({'found' if rec.found else 'closest, not found'}"
+            f"; {rec.evaluations} evaluations on {sz['runs']} common-random-number streams), evaluated on "
+            f"{sz['heldout_runs']} fresh streams shared by LMS, RLS and GLA (paired; GLA at λ* = "
+            f"{rf['heldout'][gamma]['gla_lam']:.4f} with its population-optimal Γ for n = T − 1)")
+
+
+def _rec_chosen(rf):
+    return {**rf["rec"].best, "setting": "reconciled (seed lines 58, 72 jointly)" if rf["rec"].found else
+            "closest to the stated numbers (no setting reproduces them jointly)"}
+
+
+def _held(v):
+    """Per-run values of a held-out method (None: a run diverged → the stand-in error, exact)."""
+    from .reconciliation import DIVERGED
+    return Estimate.exact(DIVERGED, label="diverged") if v is None else Estimate.from_samples(v)
+
+
+def _held_diff(a, b):
+    from .reconciliation import DIVERGED
+    if a is None or b is None:
+        return Estimate.exact(DIVERGED if a is None else -DIVERGED)
+    return Estimate.from_samples(a - b)
+
+
+def _channel_selfchecks(ctx, best):
+    """The reconciliation's model = the filters run on the combined labels (the channel decomposition is exact)."""
+    from ...models.filters import lms_errors, rls_errors
+    from .reconciliation import FilterModel
+    d = int(best["d"])
+    fm = FilterModel(8 * d / 10.0)                         # 8 streams at the setting's d
+    p = dict(best, window="all steps", normalisation="raw", rls_delta=0.01)   # P₀ = 100 I: the initialisation matters
+    seed = ctx.seed_for("000-reconcile/selfcheck")
+    for g in (0.8, 0.975):
+        X, Yc, _ = fm.channels(seed, g, d)
+        Y = Yc @ fm.coefficients(p, g)[0]
+        for name, direct in (("lms", lambda: lms_errors(X, Y, p["mu"])), ("rls", lambda: rls_errors(X, Y, p["beta"],
+                                                                                                        p["rls_delta"]))):
+            got, want = fm.per_run(p, seed, name, g), direct().mean(axis=0)
+            if got is None or not np.all(np.isfinite(want)):
+                continue                                     # a diverged filter: nothing to compare
+            yield selfcheck.identity(f"reconciliation model: {name.upper()} channels = {name.upper()} on the combined "
+                                     f"labels (γ = {g})", got, want, rtol=1e-8)
+
+
 @claims.claim("000-lms-rls-numbers", lines=(58, 58), fragment="如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256，GLA 更低",
-              needs=("filters",), conventions=["C1", "C6", "C7"],
-              revision={"previous": "underspecified",
-                        "why": "the printed numbers are now compared with the toolkit's runs by the reproduction rule "
-                               "(printed digits, no model margin) under declared choices, so a mismatch is 'not "
-                               "reproduced' with its size instead of 'underspecified'."})
-def lms_rls_numbers(ctx, filters):
+              needs=("reconciled_filters",), conventions=["C1", "C6", "C7"],
+              revision={"previous": "not reproduced",
+                        "why": "the printed numbers are now decided at the setting of a joint search over every "
+                               "parameter the seed leaves open (σ's, label noise, d, μ, β, P₀, normalisation, "
+                               "averaging window; reconciliation), re-evaluated on fresh streams, instead of under "
+                               "the toolkit's a priori choices; 'GLA is lower' is decided at that same setting."})
+def lms_rls_numbers(ctx, reconciled_filters):
     """At γ = 0.8: LMS = 0.264 and RLS = 0.256, and GLA is lower."""
-    MODEL_MARGIN = 0.0          # the setting is ours: no allowance beyond the printed digits
-    f = filters[0.8]
-    for name, val in (("lms", "0.264"), ("rls", "0.256")):
-        yield rules.reproduction(f"{name.upper()} = {val} at γ = 0.8", Estimate.from_samples(f["eval"][name]), val,
-                                 model_margin=MODEL_MARGIN, scope=_filters_scope(f), chosen=_filters_chosen(f))
-    yield rules.inequality("GLA error < the printed LMS (0.264) and RLS (0.256) errors", [f["gla_exact"]] * 2, "<",
-                           [0.264, 0.256], scope=f"{D_EXP}-dimensional GLA at λ* for n = T − 1, exact",
-                           chosen=CHOSEN_SIGMAS)
-    yield Note(f"Predicting 0 has error d σ_e²/(1 − γ²) = {D_EXP * SE2 / (1 - 0.64):.4f} under the chosen values.")
+    from .reconciliation import MODEL_MARGIN_REL
+    rf = reconciled_filters
+    yield rf["rec"]
+    h = rf["heldout"][0.8]
+    for name, key, val in (("LMS", "lms", "0.264"), ("RLS", "rls", "0.256")):
+        yield rules.reproduction(f"{name} = {val} at γ = 0.8 (fresh streams at the reconciled setting)", _held(h[key]),
+                                 val, model_margin=MODEL_MARGIN_REL, relative_model_margin=True,
+                                 scope=_rec_scope(rf, 0.8), chosen=_rec_chosen(rf))
+    if rf["rec"].found:            # the dependent statement, at a setting that reproduces the numbers
+        for name, key in (("LMS", "lms"), ("RLS", "rls")):
+            yield rules.superiority(f"{name} error − GLA error > 0 at γ = 0.8 (reconciled setting)",
+                                    _held_diff(h[key], h["gla"]), scope=_rec_scope(rf, 0.8), chosen=_rec_chosen(rf))
+    else:
+        yield Note(_NOT_FOUND)
+    yield from _channel_selfchecks(ctx, rf["rec"].best)
+    yield Note("The search (theorycheck.reconcile, differential evolution over the declared ranges and choices, "
+               "theorycheck.papers.gla.reconciliation) runs the actual LMS and RLS recursions on streams drawn once "
+               "from its seed; the setting it returns is then re-evaluated on fresh streams, so the reproduction "
+               "sub-claims are out-of-sample. Every parameter of that setting is the toolkit's choice (chosen).")
 
 
 # ============================================================================ lines 59, 60
@@ -158,12 +221,12 @@ def depth_ablation(ctx, stack):
     chosen = {**_stack_chosen(ctx, stack[depths[0]]),
               "diverged_restarts": sum(len(stack[k]["config"].get("diverged_restarts", [])) for k in depths)}
     for split, key in (("train", "train_sq"), ("test", "test_sq")):
-        means = [float(np.mean(stack[k][key])) for k in depths]
-        diffs = [Estimate.from_samples(stack[b][key] - stack[a][key]) for a, b in zip(depths[:-1], depths[1:])]
-        n = stack[depths[0]][key].size
-        yield rules.shape(f"{split} error decreases with depth", depths, means, shape="decreasing",
-                          diff_ses=[x.se for x in diffs], df=n - 1, chosen=chosen,
-                          scope=f"γ = {GAMMA_DEPTH}, depths {depths}, {n} {split} prompts shared by all depths (paired)")
+        M = np.array([stack[k][key] for k in depths])                   # (depths, prompts): paired across depths
+        n = M.shape[1]
+        yield rules.shape(f"{split} error decreases with depth", depths, M.mean(axis=1), shape="decreasing",
+                          cov=np.cov(M, ddof=1) / n, df=n - 1, chosen=chosen,
+                          scope=f"γ = {GAMMA_DEPTH}, depths {depths}, {n} {split} prompts shared by all depths (paired: "
+                                "covariance of the points)")
 
 
 @claims.claim("000-linear-convergence", lines=(66, 66), fragment="单层与多层均呈线性收敛", needs=("stack",),
@@ -245,29 +308,41 @@ def gla_below_filters(ctx, filters):
 
 
 # ============================================================================ line 72
-@claims.claim("000-drift-gap-trend", lines=(72, 72), needs=("filters",), conventions=["C1", "C6", "C7"])
-def drift_gap_trend(ctx, filters):
+@claims.claim("000-drift-gap-trend", lines=(72, 72), needs=("reconciled_filters",), conventions=["C1", "C6", "C7"],
+              revision={"previous": "inconsistent",
+                        "why": "the filter statements (LMS/RLS deteriorate, RLS = 1.29, GLA stays lower, the gap grows) "
+                               "are now decided at the reconciled setting of the filter experiment (the setting "
+                               "chosen to reproduce the seed's three numbers jointly) on fresh streams, instead of "
+                               "tuned filters under the toolkit's a priori choices; the direction-of-drift "
+                               "consistency sub-claim is unchanged."})
+def drift_gap_trend(ctx, reconciled_filters):
     """The stronger the drift the larger the gap: as γ rises from 0.8 to 0.975 the LMS/RLS errors deteriorate quickly
     (RLS reaches 1.29 at γ = 0.975) while GLA keeps a lower error."""
-    f8, f9 = filters[0.8], filters[0.975]
+    from .reconciliation import MODEL_MARGIN_REL
+    rf = reconciled_filters
     s8 = gla.drift_statistics(0.8, N_EXP, SW2, SE2)["step"]
     s9 = gla.drift_statistics(0.975, N_EXP, SW2, SE2)["step"]
     yield rules.consistency("γ 0.8 → 0.975 is the direction of stronger drift", float(np.sign(s9 - s8)), 1.0,
                             a_label="sign of the change of per-step relative drift (γ 0.8 → 0.975) in the model of line 44",
                             b_label="sign line 72 gives it ('漂移越剧烈' as γ rises)",
                             scope=f"σ_w² = 1, σ_e² = 0.01, n = {N_EXP}, exact drift statistics")
-    for name in ("lms", "rls"):
-        yield rules.superiority(f"{name.upper()} error rises from γ = 0.8 to γ = 0.975",
-                                Estimate.difference(Estimate.from_samples(f9["eval"][name]),
-                                                    Estimate.from_samples(f8["eval"][name])),
-                                scope=f"T = {T_FILTER}, independent evaluation streams per γ", chosen=_filters_chosen(f9))
-        yield rules.superiority(f"{name.upper()} error − GLA error > 0 at γ = 0.975", _paired(f9, name, "gla"),
-                                scope=_filters_scope(f9), chosen=_filters_chosen(f9))
-        yield rules.superiority(f"the gap {name.upper()} − GLA is larger at γ = 0.975 than at γ = 0.8",
-                                Estimate.difference(_paired(f9, name, "gla"), _paired(f8, name, "gla")),
-                                scope=f"T = {T_FILTER}, paired within γ, independent across γ", chosen=_filters_chosen(f9))
-    yield rules.reproduction("RLS = 1.29 at γ = 0.975", Estimate.from_samples(f9["eval"]["rls"]), "1.29",
-                             scope=_filters_scope(f9), chosen=_filters_chosen(f9))
+    h8, h9 = rf["heldout"][0.8], rf["heldout"][0.975]
+    chosen = _rec_chosen(rf)
+    both = (f"T = {T_FILTER}, γ ∈ {{0.8, 0.975}}, fresh streams at the reconciled setting, the same inputs and "
+            "innovations at both γ (paired across γ)")
+    for name, key in ((("LMS", "lms"), ("RLS", "rls")) if rf["rec"].found else ()):
+        yield rules.superiority(f"{name} error rises from γ = 0.8 to γ = 0.975", _held_diff(h9[key], h8[key]),
+                                scope=both, chosen=chosen)
+        yield rules.superiority(f"{name} error − GLA error > 0 at γ = 0.975", _held_diff(h9[key], h9["gla"]),
+                                scope=_rec_scope(rf, 0.975), chosen=chosen)
+        gap = (None if h9[key] is None or h8[key] is None else (h9[key] - h9["gla"]) - (h8[key] - h8["gla"]))
+        yield rules.superiority(f"the gap {name} − GLA is larger at γ = 0.975 than at γ = 0.8",
+                                _held(gap) if gap is not None else _held_diff(None, h9["gla"]), scope=both, chosen=chosen)
+    yield rules.reproduction("RLS = 1.29 at γ = 0.975 (fresh streams at the reconciled setting)", _held(h9["rls"]), "1.29",
+                             model_margin=MODEL_MARGIN_REL, relative_model_margin=True, scope=_rec_scope(rf, 0.975),
+                             chosen=chosen)
+    if not rf["rec"].found:
+        yield Note(_NOT_FOUND)
 
 
 # ============================================================================ line 73
@@ -399,14 +474,16 @@ def filters_optimal_forgetting(ctx, filters):
                     f"σ_e² = 0.01), and GLA's exact error at its optimal λ, for γ ∈ {fmt_grid(GAMMA_FILTER)}.")
     for g in GAMMA_FILTER:
         f = filters[g]
-        for name, key in (("RLS forgetting factor β", "scan_rls"), ("LMS step μ", "scan_lms")):
+        for name, key, method in (("RLS forgetting factor β", "scan_rls", "rls"), ("LMS step μ", "scan_lms", "lms")):
             pts = sorted((k, v) for k, v in f[key].items() if v["diverged_runs"] == 0)
             x = [k for k, _ in pts]
-            yield rules.shape(f"{name}: the error has an interior optimum (γ = {g})", x, [v["mean"] for _, v in pts],
-                              shape="interior-minimum", ses=[v["se"] for _, v in pts], df=f["runs_scan"] - 1,
+            M = np.array([f["scan_runs"][method][k] for k in x])          # (grid, runs): the same streams at every value
+            yield rules.shape(f"{name}: the error has an interior optimum (γ = {g})", x, M.mean(axis=1),
+                              shape="interior-minimum", cov=np.cov(M, ddof=1) / M.shape[1], df=f["runs_scan"] - 1,
                               chosen=_filters_chosen(f),
-                              scope=f"T = {f['T']}, γ = {g}, {f['runs_scan']} scan streams, grid {fmt_grid(x)} "
-                                    "(values with a diverged run left out)")
+                              scope=f"T = {f['T']}, γ = {g}, {f['runs_scan']} scan streams shared by every grid value "
+                                    f"(paired: covariance of the points), grid {fmt_grid(x)} (values with a diverged run "
+                                    "left out)")
         lams = np.linspace(0.01, 1.0, 100)
         err = [gla.train_error(x, g, f["T"] - 1, f["d"], SW2, SE2) for x in lams]
         yield rules.shape(f"GLA: the error has a single interior optimum in λ (γ = {g})", lams, err,
@@ -419,24 +496,32 @@ def filters_optimal_forgetting(ctx, filters):
               fragment="随机高斯初始化即收敛全局最优（即便违反理论初始化条件），暗示存在良性景观",
               needs=("landscape",), conventions=["C1", "C3", "C4", "C9"],
               revision={"previous": "refuted",
-                        "why": "the verdict now carries its scope (single-layer GLA, full parameters, Λ = I, exact "
-                               "population loss, Gaussian initialisations, the seed's noise-free model) and rests on "
-                               "certified end points only; the reduced parametrisation is decided separately."})
+                        "why": "the search for spurious minima is decided by the search rule (a certified "
+                               "counterexample refutes; finding none cannot confirm a universal statement), with its "
+                               "scope (single-layer GLA, full parameters, Λ = I, exact population loss, Gaussian "
+                               "initialisations, the seed's noise-free model) and certified end points only."})
 def benign_landscape(ctx, landscape):
     """Random Gaussian initialisation converges to the global optimum (even violating the theorem's initialisation
     condition), which suggests a benign optimisation landscape (no spurious local minima)."""
     TOL, HESS_TOL = 1e-6, -1e-8   # global: relative gap ≤ 1e-6; local minimum: λ_min(H)/λ_max(H) ≥ −1e-8 and no probe descends
     runs = _landscape_runs(landscape)
     yield from full_loss_selfchecks(ctx, "000-benign-landscape")
-    certified = [r for r in runs if r["status"] == "global" or (
-        r["status"] == "critical" and r["hess_min_rel"] >= HESS_TOL
-        and all(v["fraction_nonnegative"] == 1.0 for v in r["probe"].values()))]
-    yield rules.inequality("every certified local minimum reached from a random initialisation is global",
-                           [r["rel_gap"] for r in certified], "<=", TOL,
-                           scope=_landscape_scope(runs) + f"; {len(certified)} end points certified (global, or gradient "
-                                 "reduced ≥ 10⁶-fold, Hessian without negative curvature beyond 1e-8 relative, 600 random "
-                                 "probes at relative radii 1e-3..1e-1 never lower the loss)")
+    spurious = [r for r in runs if r["status"] == "critical" and r["hess_min_rel"] >= HESS_TOL
+                and all(v["fraction_nonnegative"] == 1.0 for v in r["probe"].values()) and r["rel_gap"] > TOL]
+    yield rules.search("no spurious local minimum: every local minimum reached from a random initialisation is global",
+                       found=len(spurious), tried=len(runs),
+                       scope=_landscape_scope(runs) + "; a counterexample is an end point certified as a local minimum "
+                             "(gradient reduced ≥ 10⁶-fold, Hessian without negative curvature beyond 1e-8 relative, 600 "
+                             "random probes at relative radii 1e-3..1e-1 never lower the loss) whose loss exceeds the "
+                             "global minimum by more than 1e-6 relative",
+                       details={"relative_excess_of_counterexamples": sorted(r["rel_gap"] for r in spurious),
+                                "end_points": {k: sum(r["status"] == k for r in runs) for k in ("global", "critical",
+                                                                                                "moving")}})
     red = _reduced_random_flows(ctx)
-    yield rules.inequality("reduced parameters (v, A): every random initialisation reaches the global minimum", red, "<=",
-                           TOL, scope="single-layer GLA, Γ = vAᵀ, gradient flow of the population loss, Λ ∈ {I₃, "
-                                      "diag(2, 1, 0.5), I₁₀}, γ = 0.8, σ_w² = 1, σ_e² = 0.01, init scales {0.01, 0.3}")
+    yield rules.search("reduced parameters (v, A): no spurious minimum (every random initialisation reaches the global "
+                       "minimum)", found=0, tried=len(red),
+                       scope="single-layer GLA, Γ = vAᵀ, gradient flow of the population loss, Λ ∈ {I₃, diag(2, 1, 0.5), "
+                             "I₁₀}, γ = 0.8, σ_w² = 1, σ_e² = 0.01, init scales {0.01, 0.3}; no end point is certified "
+                             "as a spurious minimum here (flows that end away from Γ* are counted in the details)",
+                       details={"flows_ending_away_from_optimum": int(sum(x > TOL for x in red)),
+                                "final_relative_distances": list(map(float, red))})

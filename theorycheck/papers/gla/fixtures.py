@@ -6,6 +6,9 @@
   prompts; training and test prompts are the same for every depth (paired comparisons).
 * ``landscape`` (per (d, σ)): gradient flows of the exact full-parameter loss from random Gaussian
   initialisations, and a local-minimum certificate for the spurious end points.
+* ``reconciled_filters``: the joint search over the unstated parameters of the filter experiment for a setting
+  reproducing LMS = 0.264, RLS = 0.256 (γ = 0.8) and RLS = 1.29 (γ = 0.975) together
+  (:mod:`.reconciliation`), then LMS, RLS and GLA at the setting found (or the closest one) on fresh streams.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from .registry import claims
 from .settings import (BETAS_FULL, BETAS_QUICK, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, MUS_FULL,
                        MUS_QUICK, N_STACK, SE2, STACK_ADAM_LR, STACK_BATCH, STACK_RESTARTS, STACK_GD_LR, STACK_INIT, SW2, T_FILTER, sizes)
 
-__all__ = ["filters", "stack", "landscape", "LANDSCAPE_MODEL", "stack_data"]
+__all__ = ["filters", "stack", "landscape", "LANDSCAPE_MODEL", "stack_data", "reconciled_filters"]
 
 # the model of the landscape experiments (the seed gives none for them): the seed's model, Λ = I
 LANDSCAPE_MODEL = {"lam": 0.8, "gamma": 0.9, "n": 10, "sigma_w2": 1.0, "sigma_e2": 0.1, "noise": 0.0}
@@ -97,3 +100,14 @@ def landscape(ctx, param):
                                                    seed=ctx.seed_for(f"000-landscape/probe/{d}/{sig}/{k}"))
         runs.append(row)
     return runs
+
+
+@claims.fixture
+def reconciled_filters(ctx):
+    from ...reconcile import reconcile
+    from . import reconciliation as R
+    sz = R.sizes(ctx.quick)
+    model = R.FilterModel(sz["runs"])
+    rec = reconcile(model, R.FREE, R.TARGETS, budget=sz["budget"], seed=ctx.seed_for("000-reconcile/search"))
+    held = R.heldout(rec.best, ctx.seed_for("000-reconcile/heldout"), sz["heldout_runs"])
+    return {"rec": rec, "heldout": held, "sizes": sz, "filter_runs": model.filter_runs}

@@ -65,7 +65,7 @@ def _d2_factor(p):
 def _drift_std(p):
     from ...models import prompts as P
 
-    def drift_labels(rng, X, gamma, sigma_w2, sigma_e2, noise):
+    def drift_labels(rng, X, gamma, sigma_w2, sigma_e2, noise, *, task_scales=None):
         T, runs, d = X.shape
         w = math.sqrt(sigma_w2) * rng.standard_normal((runs, d))
         Y = np.empty((T, runs))
@@ -157,6 +157,15 @@ def _stream_gate(p):
     p.replace(A, "gla_stream_errors", gla_stream_errors)
 
 
+def _residual_gain(p):
+    from ...models import filters as F
+    orig = F.rls_residuals
+
+    def rls_residuals(X, Y, beta, delta=1.0, return_estimate=False):
+        return orig(X, Y, beta, 1.0 / delta, return_estimate)                      # BUG: P0 = δI instead of I/δ
+    p.replace(F, "rls_residuals", rls_residuals)
+
+
 def _full_loss_query(p):
     from ... import gla as G
 
@@ -225,4 +234,6 @@ MUTANTS = [
            "(u·x_q)(x_qᵀ A x_q)", ("000-full-vs-reduced-optimum",), _full_loss_query),
     Mutant("gla-stack-grad-key-path", "multi-layer gradient drops the path through the keys (dSᵀQ)",
            ("000-depth-ablation",), _stack_grad),
+    Mutant("gla-reconcile-rls-init", "the multi-channel RLS of the reconciliation starts from P₀ = δI instead of I/δ",
+           ("000-lms-rls-numbers",), _residual_gain),
 ]

@@ -107,4 +107,11 @@ def sizes(ctx) -> dict:
         "landscape_dims": (2, 3),
         "chosen": CHOSEN_SIGMAS,
         "experiment_d": D_EXP, "experiment_n": N_EXP,
+        **{f"reconcile_{k}": v for k, v in _reconcile_sizes(q).items()},
+        "stress_mc_prompts": 20_000 if q else 200_000,
     }
+
+
+def _reconcile_sizes(quick):
+    from .reconciliation import sizes as rs
+    return rs(quick)
