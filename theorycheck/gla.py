@@ -126,6 +126,12 @@ def _n(n, name="n"):
     return check_int(name, n, minimum=1, maximum=MAX_COUNT)
 
 
+def _law(lam, gamma, n, sigma_w2, sigma_e2, noise):
+    """The checked law of a GLA prompt: gate, drift factor, length and the three variances."""
+    return (_lam(lam), _gamma(gamma), _n(n), _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2),
+            _var("noise", noise))
+
+
 def _n_direct(n, name="n"):
     """``n`` for the O(n) sums over the prompt: refused past the memory budget (a few arrays of n floats)."""
     n = _n(n, name)
@@ -289,9 +295,7 @@ def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
     (``S.D1`` = :math:`D_1/(c\lambda)`, ``S.B, S.A2, S.N0`` divided by :math:`c\lambda^2`, ``S.s_q``
     by c). Avoids underflow of :math:`\lambda^k` for tiny λ and overflow for huge variances.
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
-    n = _n(n)
-    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = _law(lam, gamma, n, sigma_w2, sigma_e2, noise)
     c = max(sigma_w2, sigma_e2, noise)
     c = c if c > 0 else 1.0
     S = moment_sums(lam, gamma, n, sigma_w2 / c, sigma_e2 / c)
@@ -646,10 +650,8 @@ def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None
     >>> abs(est.mean - train_error(0.8, 0.9, 10, 2, 1.0, 0.1)) < 5 * est.se
     True
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
-    n = _n(n)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = _law(lam, gamma, n, sigma_w2, sigma_e2, noise)
     L = _lambda_mat(Lambda)
-    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
     n_samples = check_int("n_samples", n_samples, minimum=2, maximum=MAX_COUNT)
     batch = check_int("batch", batch, minimum=1, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
@@ -1432,10 +1434,8 @@ def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_K
     >>> bool(abs(e.mean() - train_error(0.8, 0.9, 10, 2, 1.0, 0.1)) < 5 * e.std() / np.sqrt(e.size))
     True
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
-    n = _n(n)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = _law(lam, gamma, n, sigma_w2, sigma_e2, noise)
     L = _lambda_mat(Lambda)
-    sigma_w2, sigma_e2, noise = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2), _var("noise", noise)
     n_samples = check_int("n_samples", n_samples, minimum=2, maximum=MAX_COUNT)
     chunk = check_int("chunk", chunk, minimum=1, maximum=MAX_COUNT)
     d = L.shape[0]
