@@ -21,7 +21,8 @@ address-space limit, so a runaway allocation is caught, not fatal. ``theorycheck
 the counts to ``reliability.md`` (the reliability page); ``tests/test_reliability.py`` requires zero
 failures and a baseline for every public function.
 
->>> b = Baseline("theorycheck.validate.check_int", dict(name="n", value=3, minimum=0), skip=("name",))
+>>> b = Baseline("theorycheck.validate.check_int", dict(name="n", value=3, minimum=0), skip=("name",),
+...              aliases={"value": "n"})
 >>> sorted(classify_call(b, "value", "x")[0:1])
 ['rejected']
 """
