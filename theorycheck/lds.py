@@ -17,9 +17,16 @@ Per system, :math:`(y_1..y_T)` is centred Gaussian with autocovariance (1-based,
 (b) :class:`OrthogonalLDSPrior` :math:`A=Q^\top\mathrm{diag}(a_k)Q`, :math:`Q` Haar orthogonal;
 (c) :class:`AnisotropicNoiseLDSPrior` diagonal :math:`A`, :math:`\Sigma_w` not isotropic;
 (d) :class:`NonNormalLDSPrior` :math:`A=P^{-1}\mathrm{diag}(a_k)P`, :math:`P=I+\kappa U`,
-:math:`U` strictly upper triangular with i.i.d. :math:`\mathcal N(0,1)` entries.
-All are centrally symmetric (:math:`A` and :math:`-A` equally likely), hence the mixture law of
-:math:`(y_t)` is invariant under :math:`y_t\mapsto(-1)^t y_t`.
+:math:`U` strictly upper triangular with i.i.d. :math:`U[-1,1]` entries (``coupling_law="gaussian"``:
+:math:`\mathcal N(0,1)`). All are centrally symmetric (:math:`A` and :math:`-A` equally likely), hence the mixture
+law of :math:`(y_t)` is invariant under :math:`y_t\mapsto(-1)^t y_t`. :class:`OneSidedDiagonalLDSPrior` and
+:class:`SkewedDiagonalLDSPrior` (eigenvalue signs skewed by δ) are control / stress priors that are not.
+
+*Prior averages* of the Isserlis moments (:func:`wqk_star`, :func:`stationarity_moments`): exact for settings
+(a), (c) (independent scalar components) and (b) (Haar Q makes :math:`Qc` uniform on the sphere: independent
+components with exchangeable Dirichlet weights, :func:`exact_component_average`); for setting (d) exact over the
+eigenvalues and noises with a randomised quasi-Monte Carlo average over the coupling matrix only
+(:func:`_nonnormal_wqk`, ``method="coupling-rqmc"``); Rao–Blackwell averages over sampled systems for any prior.
 
 *Tokens and attention* (reconstruction, not verified against the paper's text): window
 :math:`s`, :math:`\bar y_i=[y_i..y_{i+s-1}]^\top`, tokens :math:`z_i=[\bar y_i; y_{i+s}]` for
@@ -58,6 +65,8 @@ Example
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -67,15 +76,16 @@ from . import gaussian
 from .montecarlo import MeanEstimate, ratio as mc_ratio, rngs
 from .models.attention import (_check_weights, _check_Y, _gram_query, attention_forward, attention_loss_and_grad,
                                attention_predict, effective_coefficients, token_matrix)
-from .models.dynamics import (SETTINGS, AnisotropicNoiseLDSPrior, DiagonalLDSPrior, LDSBatch, NonNormalLDSPrior,
-                              OneSidedDiagonalLDSPrior, OrthogonalLDSPrior, _check_prior, lds_autocovariance,
-                              make_prior, simulate_lds)
+from .models.dynamics import (MAX_T, SETTINGS, AnisotropicNoiseLDSPrior, DiagonalLDSPrior, LDSBatch,
+                              NonNormalLDSPrior, OneSidedDiagonalLDSPrior, OrthogonalLDSPrior, SkewedDiagonalLDSPrior,
+                              _check_prior, _check_systems, lds_autocovariance, make_prior, simulate_lds)
 from .models.filters import kalman_one_step_mse, oracle_ar_mse, steady_state_closed_loop_radius
 from .models.training import TrainResult, train_linear_attention
-from .validate import check_bool, check_choice, check_int, check_real
+from .validate import (MAX_COUNT, ParameterTypeError, check_array, check_bool, check_callable, check_choice,
+                       check_finite_result, check_int, check_memory, check_real)
 
 __all__ = [
-    "LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
+    "LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "SkewedDiagonalLDSPrior", "OrthogonalLDSPrior", "AnisotropicNoiseLDSPrior",
     "NonNormalLDSPrior", "SETTINGS", "make_prior", "lds_autocovariance", "simulate_lds",
     "token_matrix", "attention_forward", "attention_predict", "attention_loss_and_grad",
     "effective_coefficients", "lag1_matrix", "exact_component_average", "stationarity_moments", "wqk_star_moments", "WqkStar", "wqk_star",
@@ -97,21 +107,32 @@ __all__ = [
 # ----------------------------------------------------------------------------- Theorem 4.1
 def lag1_matrix(T: int) -> np.ndarray:
     r"""Symmetric :math:`M` with :math:`y^\top My=\sum_{i=1}^{T-2}y_iy_{i+1}` (T x T)."""
-    T = check_int("T", T, minimum=3)
+    T = check_int("T", T, minimum=3, maximum=MAX_T)
+    check_memory("T", T, 8.0 * T * T, f"the {T} x {T} matrix")
     return gaussian.quadratic_form_matrix([(i, i + 1) for i in range(T - 2)], T)
 
 
 def wqk_star_moments(K: np.ndarray):
     r"""Exact per-system :math:`N=E[y_{T-1}y_TS]` and :math:`D=E[y_{T-1}^2S^2]` (Isserlis on K,
     via :func:`theorycheck.gaussian.expect_product`); ``K`` (B, T, T) → two arrays (B,)."""
-    K = np.asarray(K, dtype=float)
-    if K.ndim == 2:
-        K = K[None]
+    K = _check_K(K, 3)
     T = K.shape[-1]
-    if T < 3:
-        raise ValueError(f"K must be at least 3 x 3 (T >= 3), got T = {T}")
     N, D = gaussian.expect_products(K, list(_wqk_factors(T)))    # one PSD validation for both
     return np.atleast_1d(N), np.atleast_1d(D)
+
+
+def _check_K(K, t_min: int) -> np.ndarray:
+    """A batch (B, T, T) of autocovariances (a single (T, T) is promoted), T >= ``t_min``; PSD is checked by the
+    Isserlis engine."""
+    K = check_array("K", K, ndim=(2, 3))
+    if K.ndim == 2:
+        K = K[None]
+    if K.shape[0] < 1 or K.shape[1] != K.shape[2] or K.shape[-1] < t_min:
+        raise ValueError(f"K must be a (B, T, T) batch of square matrices with B >= 1 and T >= {t_min}, got shape "
+                         f"{K.shape}")
+    if K.shape[-1] > 400:
+        raise ValueError(f"K must have T <= 400 (the moment forms are T x T dense), got T = {K.shape[-1]}")
+    return K
 
 
 def _wqk_factors(T):
@@ -178,7 +199,7 @@ def _poly_prior_average(coef, a_max, sigma0, sigma_w, sigma_v):
 def _component_laws(prior):
     """Independent scalar components of y for priors with diagonal A, c = 1 and diagonal
     Sigma_w: list of (sigma_w_k, multiplicity); None when the components are not independent."""
-    if type(prior) in (DiagonalLDSPrior, OneSidedDiagonalLDSPrior):
+    if type(prior) in (DiagonalLDSPrior, OneSidedDiagonalLDSPrior, SkewedDiagonalLDSPrior):
         return [(prior.sigma_w, prior.d)]
     if type(prior) is AnisotropicNoiseLDSPrior:
         S = prior.Sigma_w
@@ -203,24 +224,92 @@ def _moment_functions(T):
 
 
 def _component_nodes(T, prior, laws):
-    x, wts = np.polynomial.legendre.leggauss(3 * T + 2)
-    lo, hi = prior.eigenvalue_interval
-    a = lo + (hi - lo) * (x + 1) / 2          # uniform law on [lo, hi]: weights wts / 2
+    a, wts = prior.eigenvalue_quadrature(3 * T + 2)      # exact for polynomials of degree <= 6T + 3 in a
     comps = []       # (X at the nodes (G,T,T) or None, mean (T,T), multiplicity)
     for sw, mult in laws:
         sysm = LDSBatch(a.reshape(-1, 1, 1), np.ones((a.size, 1)), np.full((a.size, 1, 1), sw ** 2),
                         prior.sigma0, 0.0)
         X = lds_autocovariance(sysm, T)
-        comps.append((X, np.einsum("g,gij->ij", wts / 2, X), mult))
+        comps.append((X, np.einsum("g,gij->ij", wts, X), mult))
     V = prior.sigma_v ** 2 * np.eye(T)
     comps.append((None, V, 1))
-    return wts / 2, comps
+    return wts, comps
+
+
+def _orthogonal_weight_moments(d: int) -> dict:
+    r"""Joint moments of the component weights :math:`w_k=(Qc)_k^2` of setting (b) (:math:`c=\mathbf 1`, Q Haar):
+    :math:`Qc` is uniform on the sphere of radius :math:`\sqrt d`, so :math:`w=d\,u` with
+    :math:`u\sim\mathrm{Dirichlet}(\tfrac12,\dots,\tfrac12)`. Keys: ``m1`` = E w₁, ``m2`` = E w₁², ``m11`` = E w₁w₂,
+    ``m3``, ``m21`` = E w₁²w₂, ``m111`` = E w₁w₂w₃."""
+    D2, D3 = d * (d + 2), d * (d + 2) * (d + 4)
+    return {"m1": 1.0, "m2": 3.0 * d * d / D2, "m11": 1.0 * d * d / D2, "m3": 15.0 * d ** 3 / D3,
+            "m21": 3.0 * d ** 3 / D3, "m111": 1.0 * d ** 3 / D3}
+
+
+def _exchangeable_average(T, prior, forms, mom):
+    r"""Exact prior averages for :math:`K=\sigma_v^2I+\sum_{k=1}^dw_kX(a_k)`, :math:`a_k` i.i.d., weights
+    :math:`w` exchangeable and independent of the :math:`a_k` with joint moments ``mom``
+    (:func:`_orthogonal_weight_moments`); X(a) the autocovariance of the scalar system (a, σ₀, σ_w, σ_v = 0).
+
+    Expanding a form of degree ≤ 3 by multilinearity over ordered index tuples and grouping them by which indices
+    coincide (V = σ_v²I is index 0): with m = E X(a), B / C the symmetric bi- / trilinear forms of F,
+
+    * degree 2: F(V) + 2d m₁ B(V, m) + d m₂ E F(X) + d(d−1) m₁₁ F(m);
+    * degree 3: F(V) + 3d m₁ C(V, V, m) + 3d m₂ E C(V, X, X) + 3d(d−1) m₁₁ C(V, m, m) + d m₃ E F(X)
+      + 3d(d−1) m₂₁ E C(X, X, m) + d(d−1)(d−2) m₁₁₁ F(m),
+
+    every E over one eigenvalue by the prior's Gauss–Legendre rule (exact: polynomial integrands)."""
+    d = prior.d
+    a, wts = prior.eigenvalue_quadrature(3 * T + 2)
+    X = lds_autocovariance(LDSBatch(a.reshape(-1, 1, 1), np.ones((a.size, 1)), np.full((a.size, 1, 1),
+                                                                                          prior.sigma_w ** 2),
+                                    prior.sigma0, 0.0), T)
+    m = np.einsum("g,gij->ij", wts, X)
+    V = prior.sigma_v ** 2 * np.eye(T)
+    out = []
+    for deg, F in forms:
+        def f(K):
+            return np.atleast_1d(F(K if K.ndim == 3 else K[None]))
+
+        def c3(P, Q):                     # C(P, P, Q) by polarisation (P batched or not)
+            Q = np.broadcast_to(Q, P.shape)
+            return (f(2 * P + Q) - f(2 * P) - 2 * f(P + Q) + 2 * f(P) + f(Q)) / 6
+        fV, fm = float(f(V)[0]), float(f(m)[0])
+        if deg == 1:
+            out.append(fV + d * mom["m1"] * fm)
+        elif deg == 2:
+            bVm = float((f(V + m) - f(V) - f(m))[0]) / 2
+            out.append(fV + 2 * d * mom["m1"] * bVm + d * mom["m2"] * float(wts @ f(X))
+                       + d * (d - 1) * mom["m11"] * fm)
+        else:
+            out.append(fV + 3 * d * mom["m1"] * float(c3(V, m)[0]) + 3 * d * mom["m2"] * float(wts @ c3(X, V))
+                       + 3 * d * (d - 1) * mom["m11"] * float(c3(m, V)[0]) + d * mom["m3"] * float(wts @ f(X))
+                       + 3 * d * (d - 1) * mom["m21"] * float(wts @ c3(X, m))
+                       + d * (d - 1) * (d - 2) * mom["m111"] * fm)
+    return out
+
+
+def _has_exact_route(prior) -> bool:
+    """True when :func:`exact_component_average` averages exactly over ``prior``."""
+    return _component_laws(prior) is not None or type(prior) is OrthogonalLDSPrior
+
+
+def _check_forms(forms) -> list:
+    if isinstance(forms, (str, bytes)) or not isinstance(forms, (list, tuple)) or not forms:
+        raise ParameterTypeError(f"forms must be a non-empty list of (degree, F) pairs, got {forms!r:.60}")
+    out = []
+    for i, fm in enumerate(forms):
+        if not isinstance(fm, (list, tuple)) or len(fm) != 2:
+            raise ParameterTypeError(f"forms[{i}] must be a (degree, F) pair, got {fm!r:.60}")
+        deg = check_int(f"forms[{i}] degree", fm[0], minimum=1, maximum=3)
+        out.append((deg, check_callable(f"forms[{i}] F", fm[1])))
+    return out
 
 
 def exact_component_average(T: int, prior, forms) -> list[float]:
     r"""Exact prior averages :math:`E_{sys}[F(K)]` of forms homogeneous of degree 1, 2 or 3 in the
-    autocovariance K, for priors whose output is a sum of independent scalar components
-    (setting (a); setting (c) with diagonal :math:`\Sigma_w`).
+    autocovariance K, for priors whose output is a sum of scalar AR(1) components with independent eigenvalues:
+    settings (a), (c) with diagonal :math:`\Sigma_w`, the control priors (one-sided, skewed), and setting (b).
 
     ``forms`` is a list of ``(degree, F)`` with ``F`` mapping a batch (B, T, T) to (B,) and
     homogeneous of that degree (e.g. an Isserlis moment of that order / 2). With
@@ -234,21 +323,32 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
       - 3\sum_k\tilde F(m_k,m_k,M) + 2\sum_kF(m_k)`,
 
     with the polarisation :math:`\tilde F(X,X,Y)=[F(2X+Y)-F(2X)-2F(X+Y)+2F(X)+F(Y)]/6`. The
-    one-dimensional averages over :math:`a_k\sim U[-a_{\max},a_{\max}]` use Gauss–Legendre with
-    3T + 2 nodes, exact because every integrand is a polynomial of degree ≤ 6T in :math:`a_k`.
-    The eigenvalue law is uniform on the prior's ``eigenvalue_interval`` (:math:`[-a_{\max},a_{\max}]`,
-    or :math:`[0,a_{\max}]` for the one-sided control prior :class:`OneSidedDiagonalLDSPrior`).
+    one-dimensional averages over :math:`a_k` use the prior's eigenvalue quadrature
+    (:meth:`~theorycheck.models.dynamics.DiagonalLDSPrior.eigenvalue_quadrature`, Gauss–Legendre with 3T + 2
+    nodes per interval), exact because every integrand is a polynomial of degree ≤ 6T in :math:`a_k`.
+
+    Setting (b), :math:`A=Q^\top\mathrm{diag}(a)Q` with Q Haar, isotropic :math:`x_0` and :math:`\Sigma_w`:
+    in the coordinates :math:`x'=Qx` the components are independent scalar AR(1) processes read through
+    :math:`c'=Qc`, uniform on the sphere of radius :math:`|c|=\sqrt d`, so
+    :math:`K=\sigma_v^2I+\sum_k w_kX(a_k)` with weights :math:`w_k=c_k'^2` (d times a Dirichlet(½, …, ½) vector)
+    independent of the eigenvalues: the same expansion with the weights' joint moments
+    (:func:`_exchangeable_average`) — exact, no sampling.
     """
-    T = check_int("T", T, minimum=1)
-    laws = _component_laws(_check_prior(prior))
+    T = check_int("T", T, minimum=1, maximum=MAX_T)
+    prior = _check_prior(prior)
+    forms = _check_forms(forms)
+    check_memory("T", T, 8.0 * 16 * (3 * T + 2) * T * T, f"the quadrature nodes' {T} x {T} autocovariances")
+    if type(prior) is OrthogonalLDSPrior:
+        out = _exchangeable_average(T, prior, forms, _orthogonal_weight_moments(prior.d))
+        return [_finite(v, "exact_component_average", T=T, prior=prior) for v in out]
+    laws = _component_laws(prior)
     if laws is None:
-        raise ValueError(f"prior must have independent scalar components (setting a, or c with diagonal "
+        raise ValueError(f"prior must have independent scalar components (settings a, b, or c with diagonal "
                          f"Sigma_w), got {prior!r}")
     wts, comps = _component_nodes(T, prior, laws)
     Mtot = sum(m * mult for _, m, mult in comps)
     out = []
     for deg, F in forms:
-        check_int("degree", deg, minimum=1, maximum=3)
 
         def f1(K):
             return np.atleast_1d(F(K))
@@ -274,7 +374,311 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
                 eF, eFt = float(wts @ f1(X)), float(wts @ Ft(X, Mtot - m))
             tot += mult * (eF + 3 * eFt - 3 * float(Ft(m[None], Mtot)[0]) + 2 * float(f1(m[None])[0]))
         out.append(tot)
+    return [_finite(v, "exact_component_average", T=T, prior=prior) for v in out]
+
+
+def _finite(v, what, **inputs) -> float:
+    return float(check_finite_result(v, what, **inputs))
+
+
+# ----------------------------------------------------------------------------- setting (d): exact over a, RQMC over P
+def _pair_autocov(x, y, T, sigma0, sigma_w, diagonal: bool = False):
+    r""":math:`\Phi(x_i, y_j)` for node vectors x (n,), y (m,): (n, m, T, T) (``diagonal``: x and y of equal length,
+    :math:`\Phi(x_i, y_i)`, (n, T, T)) — the cross-covariance of two scalar AR(1) state components with eigenvalues
+    x, y driven by the same unit-correlated noise: for 1-based s ≤ t, :math:`\Phi_{st}=y^{t-s}h_s(xy)`,
+    :math:`h_s(p)=\sigma_0^2p^s+\sigma_w^2\sum_{r<s}p^r`; :math:`\Phi_{st}=x^{s-t}h_t(xy)` for s > t."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if not diagonal:
+        x, y = x[:, None], y[None, :]
+    p = x * y
+    h = np.empty((T,) + p.shape)
+    cur = np.full(p.shape, sigma0 ** 2)
+    for s in range(T):
+        cur = p * cur + sigma_w ** 2
+        h[s] = cur
+    k = np.arange(T)
+    powx = x[..., None] ** k                            # (n, 1, T) or (n, T)
+    powy = y[..., None] ** k
+    out = np.empty(p.shape + (T, T))
+    for s in range(T):
+        hs = h[s][..., None]
+        out[..., s, s:] = hs * powy[..., :T - s]         # row s, t >= s: y^{t-s} h_s
+        out[..., s + 1:, s] = hs * powx[..., 1:T - s]    # column s, rows below: x^{r-s} h_s
     return out
+
+
+class _Prep:
+    """The pieces of a (batch of) symmetric matrix X that the Isserlis forms of N and D use (broadcastable over the
+    leading axes)."""
+
+    def __init__(self, X, M, T):
+        tau, last = T - 2, T - 1
+        self.X = X
+        self.XM = X @ M
+        self.tr = np.trace(self.XM, axis1=-2, axis2=-1)
+        self.ct, self.cT = X[..., :, tau], X[..., :, last]
+        self.Mct, self.McT = self.ct @ M, self.cT @ M
+        self.tt, self.tT = X[..., tau, tau], X[..., tau, last]
+
+
+def _dot(u, v):
+    return np.einsum("...i,...i->...", u, v)
+
+
+def _trXMXM(a, b):
+    return np.einsum("...ij,...ji->...", a.XM, b.XM)
+
+
+def _xMbMx(a, b, c):
+    return np.einsum("...i,...ij,...j->...", a.Mct, b.X, c.Mct)
+
+
+def _N2(a, b):
+    """Symmetric bilinear form of N(K) = K_{τT} tr(KM) + 2 k_τᵀMk_T (τ = T − 1, 1-based) on prepared matrices."""
+    return 0.5 * (a.tT * b.tr + b.tT * a.tr) + _dot(a.ct, b.McT) + _dot(b.ct, a.McT)
+
+
+def _D3(a, b, c):
+    """Symmetric trilinear form of D(K) = K_ττ[(tr KM)² + 2 tr(KMKM)] + 4 (k_τᵀMk_τ) tr(KM) + 8 k_τᵀMKMk_τ (Isserlis
+    written out; valid for any symmetric, not necessarily PSD, matrices) on prepared matrices."""
+    t1 = 2 * (a.tt * b.tr * c.tr + b.tt * a.tr * c.tr + c.tt * a.tr * b.tr)
+    t2 = 4 * (a.tt * _trXMXM(b, c) + b.tt * _trXMXM(a, c) + c.tt * _trXMXM(a, b))
+    t3 = 8 * (_dot(a.ct, b.Mct) * c.tr + _dot(a.ct, c.Mct) * b.tr + _dot(b.ct, c.Mct) * a.tr)
+    t4 = 16 * (_xMbMx(a, b, c) + _xMbMx(b, a, c) + _xMbMx(a, c, b))
+    return (t1 + t2 + t3 + t4) / 6
+
+
+_CANON = {}
+
+
+def _canon(tup):
+    """Canonical form of a tuple of terms (None = V, (k, l) = component pair) under relabelling of the components and
+    permutation of the positions: the symmetric multilinear forms' expectation over i.i.d. eigenvalues depends on this
+    pattern only."""
+    key = tuple(sorted(tup, key=lambda t: (-1, -1) if t is None else t))
+    if key in _CANON:
+        return _CANON[key]
+    best = None
+    for perm in itertools.permutations(key):
+        lab, rep = {}, []
+        for t in perm:
+            rep.append((-1, -1) if t is None else tuple(sorted(lab.setdefault(x, len(lab)) for x in t)))
+        rep = tuple(rep)
+        if best is None or rep < best:
+            best = rep
+    _CANON[key] = best
+    return best
+
+
+class _EigenLaw:
+    """Gauss–Legendre on [lo, hi] (uniform eigenvalue law) exact for polynomials of the given degree."""
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def __call__(self, degree):
+        x, w = _leggauss(int(degree) // 2 + 1)
+        return self.lo + (self.hi - self.lo) * (x + 1) / 2, w / 2
+
+
+@functools.lru_cache(maxsize=64)
+def _leggauss(n):
+    return np.polynomial.legendre.leggauss(n)
+
+
+@functools.lru_cache(maxsize=8)
+def _nn_pattern_integrals(T, prior_key):
+    """I_π = E over i.i.d. eigenvalues of N̄ / D̄ of the pattern's position matrices (see :func:`_nonnormal_wqk`)."""
+    lo, hi, sigma0, sigma_w, sigma_v, d, kind = prior_key
+    q = _EigenLaw(lo, hi)
+    M = lag1_matrix(T)
+    memo = {}
+
+    def phi(dx, dy):                                    # Φ on the grids exact for degrees dx, dy (memoised)
+        if (dx, dy) not in memo:
+            memo[(dx, dy)] = _pair_autocov(q(dx)[0], q(dy)[0], T, sigma0, sigma_w)
+        return memo[(dx, dy)]
+    xm, wm = q(T)                                        # one slot: degree <= T
+    xd, wd = q(2 * T)                                    # (x, x) in one position: degree <= 2T
+    m_d = np.einsum("g,gst->st", wd, _pair_autocov(xd, xd, T, sigma0, sigma_w, diagonal=True))
+    Pm = phi(T, T)
+    m_o = np.einsum("g,h,ghst->st", wm, wm, Pm + Pm.transpose(0, 1, 3, 2))
+    ctx = {"q": q, "M": M, "T": T, "V": sigma_v ** 2 * np.eye(T), "m_d": m_d, "m_o": m_o, "wm": wm, "phi": phi,
+           "sigma0": sigma0, "sigma_w": sigma_w, "preps": {}}
+    terms = [None] + [(k, k) for k in range(d)] + [(k, l) for k in range(d) for l in range(k + 1, d)]
+    out = {}
+    for p in (2, 3):
+        for pat in sorted({_canon(t) for t in itertools.combinations_with_replacement(terms, p)}):
+            out[pat] = _pattern_value(pat, ctx, _N2 if p == 2 else _D3)
+    return out, terms
+
+
+def _pattern_value(pat, c, form):
+    """E over i.i.d. eigenvalues of ``form`` at the pattern's position matrices: Gauss–Legendre over the eigenvalues
+    shared by two positions (each position built on its own grid axes, broadcast over the others), inner averages
+    over the rest; the triangle (three shared eigenvalues) by contractions."""
+    T, q = c["T"], c["q"]
+    pos, cnt = {}, {}
+    for i, t in enumerate(pat):
+        if t != (-1, -1):
+            for x in t:
+                pos.setdefault(x, set()).add(i)
+                cnt[x] = cnt.get(x, 0) + 1
+    link = sorted(x for x in pos if len(pos[x]) >= 2)
+    if len(link) == 3:                                    # the triangle (x, y), (y, z), (z, x)
+        return _triangle(c, q(2 * T))
+    L = len(link)
+    deg = [cnt[x] * T for x in link]
+    grids = [q(dg) for dg in deg]
+    W = np.ones([g[0].size for g in grids])
+    for k, (_, w) in enumerate(grids):
+        W = W * w.reshape([-1 if j == k else 1 for j in range(L)])
+
+    def place(arr, axes):                                 # arr (n_a[, n_b], T, T) on the given grid axes
+        sh = [1] * L
+        for ax, n in zip(axes, arr.shape[:len(axes)]):
+            sh[ax] = n
+        if len(axes) == 2 and axes[0] > axes[1]:
+            arr = arr.transpose(1, 0, 2, 3)
+        return arr.reshape(sh + [T, T])
+
+    def prepped(key, build):                              # the same position matrix recurs across patterns
+        key = key + (L,)
+        if key not in c["preps"]:
+            c["preps"][key] = _Prep(build(), c["M"], T)
+        return c["preps"][key]
+    const = [1] * L + [T, T]
+    preps = []
+    for t in pat:
+        if t == (-1, -1):
+            preps.append(prepped(("V",), lambda: c["V"].reshape(const)))
+            continue
+        x, y = t
+        if x == y:
+            if x in link:
+                k = link.index(x)
+
+                def build(k=k):
+                    a = grids[k][0]
+                    return place(_pair_autocov(a, a, T, c["sigma0"], c["sigma_w"], diagonal=True), [k])
+                preps.append(prepped(("diag", deg[k], k), build))
+            else:
+                preps.append(prepped(("m_d",), lambda: c["m_d"].reshape(const)))
+            continue
+        lx, ly = x in link, y in link
+        if lx and ly:
+            kx, ky = link.index(x), link.index(y)
+
+            def build(kx=kx, ky=ky):
+                P = c["phi"](deg[kx], deg[ky])
+                return place(P + P.transpose(0, 1, 3, 2), [kx, ky])
+            preps.append(prepped(("S", deg[kx], deg[ky], kx, ky), build))
+        elif lx or ly:
+            k = link.index(x if lx else y)
+
+            def build(k=k):
+                P = c["phi"](deg[k], T)
+                return place(np.einsum("h,ghst->gst", c["wm"], P + P.transpose(0, 1, 3, 2)), [k])
+            preps.append(prepped(("half", deg[k], k), build))
+        else:
+            preps.append(prepped(("m_o",), lambda: c["m_o"].reshape(const)))
+    vals = form(*preps)
+    return float(np.sum(W * np.broadcast_to(vals, W.shape)))
+
+
+def _triangle(c, grid):
+    """I of D̄(S(x, y), S(y, z), S(z, x)) over i.i.d. x, y, z (S(a, b) = Φ(a, b) + Φ(b, a)): every term of the
+    trilinear form is a contraction over the three node indices (no triple loop over matrices)."""
+    T, M = c["T"], c["M"]
+    a, w = grid
+    tau = T - 2
+    P = c["phi"](2 * T, 2 * T)
+    S = P + P.transpose(0, 1, 3, 2)                        # S[x, y] symmetric in (x, y) and as a matrix
+    SM = S @ M
+    al = S[:, :, tau, tau]                                 # A_ττ
+    be = np.einsum("xyii->xy", SM)                         # tr(SM)
+    kv = S[:, :, :, tau]                                   # S e_τ
+    Mk = kv @ M
+    Wd = np.diag(w)
+    # the triangle is invariant under permutations of its three positions: every ordering of the trilinear form's
+    # term gives the same sum, so D̄ = t(S_xy, S_yz, S_zx) summed once
+    t1 = np.trace(Wd @ al @ Wd @ be @ Wd @ be)             # Σ w w w A_ττ tr(BM) tr(CM)
+    Q = np.einsum("yzij,z,zxji->yx", SM, w, SM)            # Σ_z w_z tr(S(y,z)M S(z,x)M)
+    t2 = float(np.einsum("x,y,xy,yx->", w, w, al, Q))
+    R = np.einsum("xyi,y,yzi->xz", kv, w, Mk)              # Σ_y w_y k(x,y)ᵀ M k(y,z)
+    t3 = float(np.einsum("x,z,xz,zx->", w, w, R, be))
+    t4 = float(np.einsum("x,y,z,xyi,yzij,zxj->", w, w, w, Mk, S, Mk, optimize=True))
+    return float(t1 + 2 * t2 + 4 * t3 + 8 * t4)
+
+
+def _coupling_uniforms(prior, n, seed, scramble_index):
+    from scipy.stats import qmc
+    dim = prior.d * (prior.d - 1) // 2
+    if dim == 0:                                          # d = 1: no coupling, P = 1
+        return np.zeros((1, 0))
+    m = max(1, int(math.ceil(math.log2(max(n, 2)))))
+    return qmc.Sobol(dim, scramble=True, seed=np.random.default_rng([seed, scramble_index])).random_base2(m)
+
+
+@functools.lru_cache(maxsize=8)
+def _nn_index_tensors(T, key):
+    """The pattern integrals arranged as tensors over ordered pairs / triples of terms."""
+    I, terms = _nn_pattern_integrals(T, key)
+    nt = len(terms)
+    M2, M3 = np.zeros((nt, nt)), np.zeros((nt, nt, nt))
+    for idx in itertools.combinations_with_replacement(range(nt), 2):
+        v = I[_canon(tuple(terms[i] for i in idx))]
+        for perm in set(itertools.permutations(idx)):
+            M2[perm] = v
+    for idx in itertools.combinations_with_replacement(range(nt), 3):
+        v = I[_canon(tuple(terms[i] for i in idx))]
+        for perm in set(itertools.permutations(idx)):
+            M3[perm] = v
+    return M2, M3, len(I)
+
+
+def _coupling_weights(prior, U):
+    """C_τ for the terms (V, (k, k), (k < l)) of K = V + Σ_kl C_kl Φ(a_k, a_l): C_kl = g_k g_l (PPᵀ)_kl with
+    g = P⁻ᵀ c, c = 1, for P = I + κ·(strict upper triangle of the coupling entries)."""
+    from scipy.stats import norm
+    d = prior.d
+    iu = np.triu_indices(d, 1)
+    E = np.zeros((U.shape[0], d, d))
+    E[:, iu[0], iu[1]] = (2 * U - 1) if prior.coupling_law == "uniform" else norm.ppf(U)
+    P = np.eye(d) + prior.coupling * E
+    g = np.linalg.solve(np.transpose(P, (0, 2, 1)), np.ones((U.shape[0], d, 1)))[..., 0]
+    C = g[:, :, None] * g[:, None, :] * (P @ np.transpose(P, (0, 2, 1)))
+    cols = [np.ones(U.shape[0])] + [C[:, k, k] for k in range(d)] + [C[:, k, l] for k, l in zip(*iu)]
+    return np.stack(cols, axis=1)
+
+
+def _nonnormal_wqk(T, prior, n_coupling: int, replicates: int, seed: int) -> dict:
+    r"""W* for setting (d), :math:`A=P^{-1}\mathrm{diag}(a)P`: in the coordinates :math:`x'=Px` the state
+    components are scalar AR(1) processes with eigenvalues :math:`a_k` and noise covariance :math:`PP^\top`, read
+    through :math:`g=P^{-\top}c`, so :math:`K=\sigma_v^2I+\sum_{k,l}C_{kl}\Phi(a_k,a_l)`,
+    :math:`C_{kl}=g_kg_l(PP^\top)_{kl}` (:func:`_pair_autocov`). N and D are bilinear / trilinear in K: expanding
+    over ordered pairs / triples of terms, the expectation over the i.i.d. eigenvalues of each product depends only
+    on the pattern of coinciding indices; these pattern integrals are exact (Gauss–Legendre in the eigenvalues that
+    link two terms, inner averages for the others, tensor contractions for the triangle), and the average over the
+    coupling matrix P of the products of the weights C is a randomised quasi-Monte Carlo integral (scrambled Sobol,
+    ``replicates`` independent scramblings of ``n_coupling`` points) of a smooth polynomial. Returns the replicate
+    values of W* (for a Student-t SE) and their mean."""
+    check_memory("T", T, 8.0 * 12 * (2 * T + 2) ** 2 * T * T, "the pattern integrals of the exact eigenvalue average")
+    key = (-prior.a_max, prior.a_max, prior.sigma0, prior.sigma_w, prior.sigma_v, prior.d, "d")
+    M2, M3, n_pat = _nn_index_tensors(T, key)
+    vals, Ns, Ds = [], [], []
+    nt = M2.shape[0]
+    for r in range(replicates):
+        Cw = _coupling_weights(prior, _coupling_uniforms(prior, n_coupling, seed, r))
+        n = Cw.shape[0]
+        C2 = (Cw[:, :, None] * Cw[:, None, :]).reshape(n, nt * nt)
+        N = float(np.sum(C2.mean(0) * M2.ravel()))                      # Σ_ab E[C_a C_b] I_ab
+        D = float(np.sum((C2.T @ Cw).ravel() / n * M3.ravel()))        # Σ_abc E[C_a C_b C_c] I_abc
+        Ns.append(N)
+        Ds.append(D)
+        vals.append(_ratio_or_raise(T, N, D, "wqk_star"))
+    return {"values": np.array(vals), "N": np.array(Ns), "D": np.array(Ds), "patterns": n_pat,
+            "points": Cw.shape[0]}
 
 
 def _exact_components(T, prior, laws):
@@ -324,25 +728,44 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
       multilinearity and independence into one-dimensional Gauss–Legendre averages (see
       ``_exact_components``): exact up to rounding, no sampling.
 
-    ``"auto"``: polynomial, else exact-components when the components are independent, else
+    * ``"coupling-rqmc"`` (setting (d)): exact over the eigenvalues and the noise, randomised quasi-Monte Carlo
+      over the coupling matrix P (:func:`_nonnormal_wqk`): ``n_systems`` coupling matrices in scramblings of
+      ``batch`` (rounded up to a power of two) Sobol points; ``se`` from the independent scramblings
+      (``extra["batch_ratios"]``, Student t with replicates − 1 df).
+
+    ``"auto"``: polynomial, else exact-components (settings a, b, c), else coupling-rqmc (setting d), else
     Rao-Blackwell.
     """
     T = check_int("T", T, minimum=3, maximum=400)
     prior = _check_prior(prior)
     rtol = check_real("rtol", rtol, 0.0, 1.0, low_open=True)
-    check_choice("method", method, ("auto", "polynomial", "quadrature", "exact-components", "rao-blackwell"))
+    check_choice("method", method, ("auto", "polynomial", "quadrature", "exact-components", "coupling-rqmc",
+                                    "rao-blackwell"))
     seed = check_int("seed", seed, minimum=0)
-    batch = check_int("batch", batch, minimum=2)
+    batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
     scalar_a = isinstance(prior, DiagonalLDSPrior) and type(prior) is DiagonalLDSPrior and prior.d == 1
-    laws = _component_laws(prior)
+    exact = _has_exact_route(prior)
     if method == "auto":
         method = "polynomial" if (scalar_a and _scalar_poly(T) is not None) else \
-            "exact-components" if laws is not None else "rao-blackwell"
+            "exact-components" if exact else "coupling-rqmc" if type(prior) is NonNormalLDSPrior else "rao-blackwell"
+    if method == "coupling-rqmc":
+        if type(prior) is not NonNormalLDSPrior:
+            raise ValueError(f"method='coupling-rqmc' needs a NonNormalLDSPrior (setting d), got {prior!r}")
+        total = 8 * 4096 if n_systems is None else check_int("n_systems", n_systems, minimum=4, maximum=MAX_COUNT)
+        per = 2 ** max(1, int(math.ceil(math.log2(max(2, min(batch, total))))))
+        reps = max(2, total // per)
+        check_memory("batch", per, 8.0 * per * 17 * 3, f"{per} coupling matrices per replicate")
+        r = _nonnormal_wqk(T, prior, per, reps, seed)
+        v = r["values"]
+        return WqkStar(float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size)), reps * r["points"],
+                       "coupling-rqmc", T, float(r["N"].mean()), float(r["D"].mean()),
+                       {"seed": seed, "batch": r["points"], "batch_ratios": v.tolist(), "replicates": reps,
+                        "patterns": r["patterns"]})
     if method == "exact-components":
-        if laws is None:
-            raise ValueError(f"method='exact-components' needs independent components (setting a, or c with "
+        if not exact:
+            raise ValueError(f"method='exact-components' needs independent components (settings a, b, or c with "
                              f"diagonal Sigma_w), got {prior!r}")
-        N, D = _exact_components(T, prior, laws)
+        N, D = _exact_components(T, prior, None)
         return WqkStar(_ratio_or_raise(T, N, D, "wqk_star"), 0.0, 0, "exact-components", T, N, D,
                        {"nodes": 3 * T + 2})
     if method in ("polynomial", "quadrature") and not scalar_a:
@@ -372,7 +795,9 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
                 raise RuntimeError("Gauss-Legendre quadrature did not converge")  # pragma: no cover
             prev = val
             nodes *= 2
-    n_max = 20_000 if n_systems is None else check_int("n_systems", n_systems, minimum=2)
+    n_max = 20_000 if n_systems is None else check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
+    check_memory("batch", batch, 8.0 * min(batch, n_max) * (T * T + 3 * prior.d * prior.d) * 3,
+                 f"the autocovariances of {min(batch, n_max)} systems")
     Ns, Ds = [], []
     used = 0
     rng_list = rngs(seed, math.ceil(n_max / batch))
@@ -408,7 +833,7 @@ def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int =
     :func:`wqk_star`."""
     T = check_int("T", T, minimum=3, maximum=400)
     prior = _check_prior(prior)
-    n_systems = check_int("n_systems", n_systems, minimum=2)
+    n_systems = check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
     vals = []
     left = n_systems
     for g in rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000)):
@@ -429,9 +854,11 @@ def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_00
     :math:`E[y_Tf]/E[f^2]` (identical to the Theorem 4.1 ratio) with its delta-method SE."""
     T = check_int("T", T, minimum=3, maximum=400)
     prior = _check_prior(prior)
-    samples = check_int("samples", samples, minimum=2)
+    samples = check_int("samples", samples, minimum=2, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
-    batch = check_int("batch", batch, minimum=1)
+    batch = check_int("batch", batch, minimum=1, maximum=MAX_COUNT)
+    check_memory("batch", batch, 8.0 * min(batch, samples) * (8 * T + 3 * prior.d * prior.d),
+                 f"a batch of {min(batch, samples)} trajectories")
     Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
     Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
     num, den = [], []
@@ -456,21 +883,22 @@ def ar_gd_step_prediction(Y, s: int, eta: float) -> np.ndarray:
     r"""Prediction :math:`w_1^\top\bar y_{T-s}` after one GD step of size ``eta`` from
     :math:`w_0=0` on :math:`L_{AR(s)}(w)=\frac1{2(T-s-1)}\sum_{t=1}^{T-s-1}(y_{t+s}-w^\top\bar y_t)^2`.
     """
-    s = check_int("s", s, minimum=1)
+    s = check_int("s", s, minimum=1, maximum=10_000)
     Y = _check_Y(Y, s)
     eta = check_real("eta", eta)
     G, q = _gram_query(Y, s)
     grad0 = -G[:, :s, s]                      # ∇L(0) = -(1/n) Σ ȳ_t y_{t+s}
-    w1 = -eta * grad0
-    return np.einsum("bi,bi->b", w1, q[:, :s])
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.einsum("bi,bi->b", -eta * grad0, q[:, :s])
+    return check_finite_result(out, "the one-step GD prediction", eta=eta, s=s)
 
 
 def ar_least_squares_predict(Y, s: int, ridge: float = 0.0) -> np.ndarray:
     r"""In-context AR(s) least squares: :math:`\hat w=\arg\min L_{AR(s)}(w)` (+ ``ridge``·|w|²/2)
     on :math:`y_1..y_{T-1}`, prediction :math:`\hat w^\top\bar y_{T-s}`."""
-    s = check_int("s", s, minimum=1)
+    s = check_int("s", s, minimum=1, maximum=10_000)
     Y = _check_Y(Y, s)
-    ridge = check_real("ridge", ridge, 0.0)
+    ridge = check_real("ridge", ridge, 0.0, 1e150)
     G, q = _gram_query(Y, s)
     H = G[:, :s, :s] + ridge * np.eye(s)
     b = G[:, :s, s]
@@ -556,15 +984,17 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residua
     Returns per-sequence arrays: ``cos_att_pcg`` (cos of :math:`w_{att}` and :math:`w_{PCG}`),
     ``cos_first_terms`` (cos of :math:`PHq` and :math:`PHPg_0`), ``cos_p_z0`` (cos of :math:`p` and
     the preconditioned residual at 0, :math:`-Pg_0`) and ``cos_p_z2`` (at :math:`w_{PCG}`), and
-    ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`). ``preconditioner`` chooses the matrix applied
-    to residuals in the PCG steps: ``"P"`` (Eq. 18 as written), ``"PT"`` (:math:`P^\top`) or ``"Psym"``
-    (:math:`(P+P^\top)/2`) — the seed does not say how a non-symmetric P enters PCG.
+    ``cos_p_r0`` (cos of :math:`p` and :math:`-g_0`), ``cos_p_z1`` (after one step); the vectors themselves
+    (``z0``, ``z1``, ``z2``, ``first_att`` = :math:`PHq`, ``first_pcg`` = :math:`PHPg_0`). ``preconditioner``
+    chooses the matrix applied to residuals in the PCG steps: ``"P"`` (Eq. 18 as written, :math:`P^{-1}` the
+    preconditioner, :math:`z=Pr`), ``"PT"`` (:math:`P^\top`), ``"Psym"`` (:math:`(P+P^\top)/2`) or ``"Pinv"``
+    (:math:`z=P^{-1}r`: P itself the preconditioner) — the seed does not say how a non-symmetric P enters PCG.
     ``init`` is the first conjugate direction: ``"residual"`` (standard PCG, :math:`d_0=z_0`,
     Fletcher–Reeves :math:`\beta`) or ``"q"`` (the seed's variant "conjugate direction initialised
     at q": :math:`d_0=q`, then :math:`d_1=z_1+\beta d_0` made H-conjugate to :math:`d_0`,
     :math:`\beta=-z_1^\top Hd_0/d_0^\top Hd_0`); exact line search in both.
     """
-    check_choice("preconditioner", preconditioner, ("P", "PT", "Psym"))
+    check_choice("preconditioner", preconditioner, ("P", "PT", "Psym", "Pinv"))
     check_choice("init", init, ("residual", "q"))
     W_QK, W_V, s = _check_weights(W_QK, W_V)
     Y = _check_Y(Y, s)
@@ -583,7 +1013,13 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residua
     Hq = np.einsum("bij,j->bi", H, qv)
     w_att = Hq @ P.T + xi1 * (g0 @ P.T) + xi2[:, None] * p[None, :]
     # two PCG steps from w = 0, preconditioner applied as z = Pc r
-    Pc = {"P": P, "PT": P.T, "Psym": 0.5 * (P + P.T)}[preconditioner]
+    if preconditioner == "Pinv":
+        if not np.all(np.isfinite(P)) or abs(np.linalg.det(P)) <= 1e-300 or np.linalg.cond(P) > 1e12:
+            raise ValueError("preconditioner 'Pinv' needs an invertible P = W_QK[:s, :s]ᵀ (condition number "
+                             f"{np.linalg.cond(P):.3g})")
+        Pc = np.linalg.inv(P)
+    else:
+        Pc = {"P": P, "PT": P.T, "Psym": 0.5 * (P + P.T)}[preconditioner]
     r0 = -g0
     z0 = r0 @ Pc.T
     d0 = z0 if init == "residual" else np.broadcast_to(qv, z0.shape).copy()
@@ -616,22 +1052,52 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residua
     pb = np.broadcast_to(p, w_att.shape)
     pred_att = np.einsum("bi,bi->b", w_att, x)
     return {"w_att": w_att, "w_pcg": w2, "w_pcg1": w1, "pred_att": pred_att, "g0": g0, "H": H, "P": P,
+            "z0": z0, "z1": z1, "z2": z2, "r0": r0, "p": p, "first_att": Hq @ P.T, "first_pcg": PHPg,
             "cos_att_pcg": cos(w_att, w2), "cos_first_terms": cos(Hq @ P.T, PHPg),
-            "cos_p_z0": cos(pb, z0), "cos_p_z2": cos(pb, z2), "cos_p_r0": cos(pb, r0)}
+            "cos_p_z0": cos(pb, z0), "cos_p_z1": cos(pb, z1), "cos_p_z2": cos(pb, z2), "cos_p_r0": cos(pb, r0)}
 
 
 # ----------------------------------------------------------------------------- SymPy versions
+def _check_sym_seq(name, y):
+    import sympy as sp
+    if isinstance(y, (str, bytes)) or not isinstance(y, (list, tuple, sp.MatrixBase)):
+        raise ParameterTypeError(f"{name} must be a sequence of SymPy expressions (e.g. sym_observations(T)), got "
+                                 f"{type(y).__name__}")
+    out = []
+    for i, v in enumerate(list(y)):
+        try:
+            e = sp.sympify(v, strict=True)
+        except (sp.SympifyError, TypeError, ValueError):
+            raise ParameterTypeError(f"{name}[{i}] must be a SymPy expression or a number, got {v!r:.40}") from None
+        if e.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            raise ValueError(f"{name}[{i}] must be finite, got {e}")
+        out.append(e)
+    if not out:
+        raise ValueError(f"{name} must not be empty")
+    return tuple(out)
+
+
+def _check_sym_matrix(name, M):
+    import sympy as sp
+    if not isinstance(M, sp.MatrixBase):
+        raise ParameterTypeError(f"{name} must be a SymPy Matrix, got {type(M).__name__}")
+    if any(e.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for e in M):
+        raise ValueError(f"{name} must have finite entries")
+    return M
+
+
 def sym_observations(T: int):
     """SymPy symbols ``y_1..y_T`` (real)."""
     import sympy as sp
-    T = check_int("T", T, minimum=1)
+    T = check_int("T", T, minimum=1, maximum=10_000)
     return sp.symbols(f"y_1:{T + 1}", real=True)
 
 
 def sym_token_matrix(y, s: int):
     """SymPy :math:`Y_0` (same layout as :func:`token_matrix`)."""
     import sympy as sp
-    s = check_int("s", s, minimum=1)
+    y = _check_sym_seq("y", y)
+    s = check_int("s", s, minimum=1, maximum=10_000)
     T = len(y)
     if T < s + 3:
         raise ValueError(f"y must have at least s + 3 = {s + 3} entries, got {T}")
@@ -642,7 +1108,14 @@ def sym_token_matrix(y, s: int):
 def sym_attention_forward(W_QK, W_V, Y0):
     r"""SymPy :math:`T_\theta(Y_0)=Y_0+\frac1nW_VY_0M(Y_0^\top W_{QK}Y_0)`, :math:`n=N-1`."""
     import sympy as sp
-    N = Y0.shape[1]
+    Y0 = _check_sym_matrix("Y0", Y0)
+    W_QK, W_V = _check_sym_matrix("W_QK", W_QK), _check_sym_matrix("W_V", W_V)
+    D, N = Y0.shape
+    if N < 2:
+        raise ValueError(f"Y0 must have at least 2 columns (tokens and the query), got shape {Y0.shape}")
+    for name, W in (("W_QK", W_QK), ("W_V", W_V)):
+        if W.shape != (D, D):
+            raise ValueError(f"{name} must be {D} x {D} (the token dimension of Y0), got shape {W.shape}")
     M = sp.diag(*([1] * (N - 1) + [0]))
     return Y0 + sp.Rational(1, N - 1) * W_V * Y0 * M * (Y0.T * W_QK * Y0)
 
@@ -650,7 +1123,12 @@ def sym_attention_forward(W_QK, W_V, Y0):
 def sym_ar_loss(y, s: int, w):
     r"""SymPy :math:`L_{AR(s)}(w)=\frac1{2(T-s-1)}\sum_{t=1}^{T-s-1}(y_{t+s}-w^\top\bar y_t)^2`."""
     import sympy as sp
+    y = _check_sym_seq("y", y)
     T = len(y)
+    s = check_int("s", s, minimum=1, maximum=max(1, T - 2))
+    w = _check_sym_seq("w", w)
+    if len(w) < s:
+        raise ValueError(f"w must have at least s = {s} entries, got {len(w)}")
     n = T - s - 1
     return sp.Rational(1, 2 * n) * sum((y[t + s] - sum(w[k] * y[t + k] for k in range(s))) ** 2
                                        for t in range(n))
@@ -709,9 +1187,9 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
                 forms.append((3, lambda K, k=k, l=l, j=j, k2=k2, l2=l2, j2=j2: gaussian.expect_product(
                     K, linear=[e[qidx[j]], e[qidx[j2]]], quadratic=[mats[(k, l)], mats[(k2, l2)]]) / n ** 2))
         forms.append((1, lambda K: K[:, T - 1, T - 1]))
-    laws = _component_laws(prior)
-    if method == "auto":
-        method = "exact-components" if laws is not None else "rao-blackwell"
+    if method == "auto":      # a given family of systems, or antithetic sampling, asks for the sampled average
+        method = ("exact-components" if _has_exact_route(prior) and systems is None and antithetic is False
+                  else "rao-blackwell")
     se = None
     if method == "exact-components":
         vals = np.array(exact_component_average(T, prior, forms))
@@ -723,7 +1201,7 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
             batches = [systems.subset(slice(i, i + 2000)) for i in range(0, len(systems), 2000)]
             n_systems = len(systems)
         else:
-            n_systems = check_int("n_systems", n_systems, minimum=2)
+            n_systems = check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
             batches = (prior.sample(g, min(2000, n_systems - 2000 * b))
                        for b, g in enumerate(rngs(check_int("seed", seed, minimum=0), math.ceil(n_systems / 2000))))
         samples = []
@@ -755,9 +1233,7 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
 def stationarity_rhs(K, s: int) -> np.ndarray:
     r"""Per-system :math:`R_{klj}=E[G_{kl}q_jy_T\mid\text{system}]` from the autocovariance ``K``
     (B, T, T) by Isserlis; returns (B, s, s+1, s+1) indexed ``[b, j-1, k-1, l-1]``."""
-    K = np.asarray(K, dtype=float)
-    if K.ndim == 2:
-        K = K[None]
+    K = _check_K(K, 4)
     T = K.shape[-1]
     s = check_int("s", s, minimum=1, maximum=T - 3)
     n, feats, mats, qidx = _feature_forms(T, s)
@@ -790,9 +1266,11 @@ def wqk_star_batch_mc(T: int, prior, n_batches: int, batch: int, seed: int, syst
     """
     T = check_int("T", T, minimum=3, maximum=400)
     prior = _check_prior(prior)
-    n_batches = check_int("n_batches", n_batches, minimum=2)
-    batch = check_int("batch", batch, minimum=2)
+    n_batches = check_int("n_batches", n_batches, minimum=2, maximum=MAX_COUNT)
+    batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
+    per = batch if systems is None else (len(systems) if isinstance(systems, LDSBatch) else 0)
+    check_memory("batch", batch, 8.0 * per * (8 * T + 3 * prior.d * prior.d), f"a batch of {per} trajectories")
     Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
     Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
     if systems is not None and not isinstance(systems, LDSBatch):
@@ -821,13 +1299,20 @@ def autocovariance_batch_mc(systems: LDSBatch, T: int, entries, n_batches: int, 
     >>> r["batch_values"].shape, r["exact"].shape
     ((4, 6), (6,))
     """
-    if not isinstance(systems, LDSBatch):
-        raise ValueError(f"systems must be an LDSBatch, got {type(systems).__name__}")
-    T = check_int("T", T, minimum=1)
-    n_batches = check_int("n_batches", n_batches, minimum=2)
-    per_batch = check_int("per_batch", per_batch, minimum=2)
-    ent = [(check_int("entry row", i, minimum=1, maximum=T), check_int("entry column", j, minimum=1, maximum=T))
-           for i, j in entries]
+    systems = _check_systems(systems)
+    T = check_int("T", T, minimum=1, maximum=MAX_T)
+    n_batches = check_int("n_batches", n_batches, minimum=2, maximum=MAX_COUNT)
+    per_batch = check_int("per_batch", per_batch, minimum=2, maximum=MAX_COUNT)
+    check_memory("per_batch", per_batch, 8.0 * len(systems) * per_batch * (T + 3 * systems.d ** 2 + 2 * T * systems.d),
+                 f"{per_batch} trajectories of each of {len(systems)} systems")
+    if isinstance(entries, (str, bytes)) or not isinstance(entries, (list, tuple)) or not entries:
+        raise ParameterTypeError(f"entries must be a non-empty list of 1-based (i, j) pairs, got {entries!r:.60}")
+    ent = []
+    for k, e in enumerate(entries):
+        if not isinstance(e, (list, tuple)) or len(e) != 2:
+            raise ParameterTypeError(f"entries[{k}] must be an (i, j) pair, got {e!r:.40}")
+        ent.append((check_int(f"entries[{k}] row", e[0], minimum=1, maximum=T),
+                    check_int(f"entries[{k}] column", e[1], minimum=1, maximum=T)))
     n = len(systems)
     K = lds_autocovariance(systems, T)
     rep = systems.subset(np.repeat(np.arange(n), per_batch))
@@ -841,15 +1326,27 @@ def autocovariance_batch_mc(systems: LDSBatch, T: int, entries, n_batches: int, 
 def feature_vector(C: np.ndarray, features) -> np.ndarray:
     """The effective coefficients ``C`` (from :func:`effective_coefficients`) in the order of the
     feature list of :func:`stationarity_moments` (1-based ``(k, l, j)``, k ≤ l)."""
-    C = np.asarray(C, dtype=float)
-    if C.ndim != 3 or C.shape[0] != C.shape[1] or C.shape[2] != C.shape[0] - 1:
+    C = check_array("C", C)
+    if C.ndim != 3 or C.shape[0] != C.shape[1] or C.shape[2] != C.shape[0] - 1 or C.shape[2] < 1:
         raise ValueError(f"C must have shape (s+1, s+1, s), got {C.shape}")
     s = C.shape[2]
+    feats = _check_features(features, s)
+    return np.array([C[k - 1, l - 1, j - 1] for (k, l, j) in feats])
+
+
+def _check_features(features, s: int) -> list:
+    if isinstance(features, (str, bytes)) or not isinstance(features, (list, tuple)) or not features:
+        raise ParameterTypeError(f"features must be a non-empty list of 1-based (k, l, j) triples, got "
+                                 f"{features!r:.60}")
+    out = []
     for f in features:
-        k, l, j = f
+        if not isinstance(f, (list, tuple, np.ndarray)) or len(f) != 3:
+            raise ParameterTypeError(f"features must hold 1-based (k, l, j) triples, got {f!r:.40}")
+        k, l, j = (check_int("features entry", x) for x in f)
         if not (1 <= k <= l <= s + 1 and 1 <= j <= s):
             raise ValueError(f"features must be 1-based (k, l, j) with 1 <= k <= l <= {s + 1}, 1 <= j <= {s}; got {f}")
-    return np.array([C[k - 1, l - 1, j - 1] for (k, l, j) in features])
+        out.append((k, l, j))
+    return out
 
 
 def _check_moments(moments) -> dict:
@@ -919,8 +1416,10 @@ def coefficient_inertia(c, features, s: int, rtol: float = 1e-9) -> dict:
     r"""For each query index j, the symmetric matrix :math:`S_j` (:math:`S_{kk}=c_{kkj}`,
     :math:`S_{kl}=c_{klj}/2`) and its numbers of positive / negative eigenvalues. Realisable
     coefficients have :math:`S_j=(vw^\top+wv^\top)/2` (at most one eigenvalue of each sign)."""
-    s = check_int("s", s, minimum=1)
-    c = np.asarray(c, dtype=float)
+    s = check_int("s", s, minimum=1, maximum=64)
+    features = _check_features(features, s)
+    rtol = check_real("rtol", rtol, 0.0, 1.0)
+    c = check_array("c", c, ndim=1)
     if c.shape != (len(features),):
         raise ValueError(f"c must have one entry per feature ({len(features)}), got shape {c.shape}")
     out = {}
@@ -976,6 +1475,13 @@ def offpattern_energy(W_QK, W_V) -> float:
 def ar_gaps(systems: LDSBatch, T: int, s_values) -> tuple[np.ndarray, np.ndarray]:
     r"""Kalman MSE per system (B,) and the gaps :math:`\mathrm{MSE}_{AR(s)}-\mathrm{MSE}_{KF}` of the
     oracle AR(s) predictors (B, len(s_values)), exact from the autocovariance (not halved)."""
+    systems = _check_systems(systems)
+    T = check_int("T", T, minimum=2, maximum=400)
+    if isinstance(s_values, (str, bytes)) or not hasattr(s_values, "__iter__"):
+        raise ParameterTypeError(f"s_values must be a list of windows, got {s_values!r:.40}")
+    s_values = [check_int("s_values entry", x, minimum=1, maximum=T - 1) for x in s_values]
+    if not s_values:
+        raise ValueError("s_values must not be empty")
     kf = kalman_one_step_mse(systems, T)
     gaps = np.stack([oracle_ar_mse(systems, T, int(s)) - kf for s in s_values], axis=1)
     return kf, gaps
@@ -986,13 +1492,14 @@ def decay_exponents(gaps, s_values, rho, kf, rel_floor: float = 1e-10, min_point
     gap exceeds ``rel_floor`` times the Kalman MSE, at least ``min_points`` of them) divided by
     :math:`2\log\rho`: the decay exponent :math:`\kappa` with :math:`\mathrm{gap}\propto\rho^{2\kappa s}`
     (:math:`\kappa=1`: exactly the Tsiamis–Pappas rate; NaN where too few points are above the floor)."""
-    gaps = np.asarray(gaps, dtype=float)
-    sv = np.asarray(s_values, dtype=float)
-    rho, kf = np.asarray(rho, dtype=float), np.asarray(kf, dtype=float)
+    gaps = check_array("gaps", gaps, ndim=2)
+    sv = check_array("s_values", s_values, ndim=1)
+    rho, kf = check_array("rho", rho, ndim=1), check_array("kf", kf, ndim=1)
+    rel_floor = check_real("rel_floor", rel_floor, 0.0, 1.0)
     if gaps.ndim != 2 or gaps.shape[1] != sv.size or rho.shape != (gaps.shape[0],) or kf.shape != rho.shape:
         raise ValueError(f"gaps must be (B, len(s_values)) and rho, kf of length B; got {gaps.shape}, {sv.shape}, "
                          f"{rho.shape}, {kf.shape}")
-    min_points = check_int("min_points", min_points, minimum=2)
+    min_points = check_int("min_points", min_points, minimum=2, maximum=max(2, sv.size))
     out = np.full(gaps.shape[0], np.nan)
     for b in range(gaps.shape[0]):
         m = gaps[b] > rel_floor * kf[b]

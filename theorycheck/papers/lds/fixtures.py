@@ -4,21 +4,28 @@ r"""Shared computations of paper 001, each an independent task of the run engine
     one task per training run ``"<setting>:<s>:<seed index>:<free|masked>"``
     (:func:`~theorycheck.papers.lds.settings.run_keys`): one-layer linear attention trained with
     :func:`theorycheck.lds.train_linear_attention` on fresh LDS batches; ``masked`` runs keep every
-    weight outside the Lemma 4.1 support at 0. A masked run uses the seed of free run 0 of the same
+    weight outside the Lemma 4.1 support at 0. Masked run i uses the seed of free run i of the same
     window (common random numbers).
 ``ar2_moments``
     exact (Isserlis, exact prior average) feature moments of the AR(2) attention in setting (a):
     the stationarity right-hand side, the Gram matrix of the 12 features and :math:`E y_T^2`.
 ``gap_profiles``
     per setting, sampled systems' Kalman MSE, oracle AR(s) gaps and closed-loop spectral radii.
+``pcg_reconciliation``
+    the joint search over the unstated readings of the PCG numbers of seed line 70 on the trained AR(4) weights
+    (:func:`theorycheck.papers.lds.reconciliation.pcg_reconcile`), with the per-seed values at the closest reading.
+``recipe_runs``
+    one task per point of the declared training-recipe grid (:func:`~theorycheck.papers.lds.reconciliation.recipe_grid`):
+    one AR(1) and one AR(2) run of setting (a) with the statistics of Theorem 4.1 and Lemma 4.1.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ... import lds
+from . import reconciliation as rc
 from .registry import claims
-from .settings import RECIPE, SETTINGS, config, parse_key, prior, run_keys, train_size
+from .settings import RECIPE, SETTINGS, config, parse_key, prior, recipe_chosen, run_keys, train_size
 
 
 def mask_for(s: int) -> tuple[np.ndarray, np.ndarray]:
@@ -80,3 +87,32 @@ def runs_of(training: dict, setting: str, s: int, kind: str = "free") -> list[di
     sel = sorted((parse_key(k)[2], v) for k, v in training.items()
                  if parse_key(k)[:2] == (setting, s) and parse_key(k)[3] == kind)
     return [v for _, v in sel]
+
+
+@claims.fixture(needs=("training",))
+def pcg_reconciliation(ctx, training):
+    """The reconciliation of the three PCG numbers (line 70) and the per-seed values at its closest reading."""
+    cfg = config(ctx)
+    weights = {st: [(r["W_QK"], r["W_V"]) for r in runs_of(training, st, 4)] for st in ("a", "b")}
+
+    def prompts(st, seed):                       # the test prompts of one seed (search: one seed for every reading)
+        g = np.random.default_rng(seed)
+        return prior(st).sample(g, cfg["pcg_n"]).simulate(cfg["train_T"], g)
+    fixed = {"training": ", ".join(f"{k} = {v}" for k, v in recipe_chosen(cfg, "a", 4).items() if k != "prior"),
+             "seeds": {st: len(weights[st]) for st in weights}, "test prompts": cfg["pcg_n"]}
+    rec, model = rc.pcg_reconcile(weights, prompts, ctx.seed_for("pcg-reconcile"), fixed)
+    best = rec.best
+    sts = {"a": ("a",), "b": ("b",), "a and b": ("a", "b")}[best["setting of −0.99"]]
+    return {"rec": rec, "cos": {st: model.per_seed(best, st, "cos") for st in ("a", "b")},
+            "p": {st: model.per_seed(best, st, "p") for st in sts}}
+
+
+@claims.fixture(params=lambda ctx: rc.recipe_grid(ctx.quick))
+def recipe_runs(ctx, label):
+    """One point of the training-recipe grid (same seed at every point: common random numbers)."""
+    cfg = config(ctx)
+    T = cfg["train_T"]
+    w = lds.wqk_star(T, prior("a")).value
+    out = rc.recipe_point(label, T, cfg["recipe_batch"], ctx.seed_for("recipe-grid"), w, prior("a"))
+    out.update(T=T, batch=cfg["recipe_batch"], W_star=w)
+    return out

@@ -127,6 +127,25 @@ def _query_index(p):
     p.replace(L, "_feature_forms", _feature_forms)
 
 
+def _orthogonal_as_diagonal(p):
+    from ... import lds as L
+
+    def _orthogonal_weight_moments(d):
+        return {k: 1.0 for k in ("m1", "m2", "m11", "m3", "m21", "m111")}     # BUG: weights (Qc)_k² taken as 1
+    p.replace(L, "_orthogonal_weight_moments", _orthogonal_weight_moments)
+
+
+def _coupling_no_cross(p):
+    from ... import lds as L
+    orig = L._coupling_weights
+
+    def _coupling_weights(prior, U):
+        C = orig(prior, U)
+        C[:, 1 + prior.d:] = 0.0                  # BUG: the pairs k < l of correlated components dropped
+        return C
+    p.replace(L, "_coupling_weights", _coupling_weights)
+
+
 MUTANTS = [
     Mutant("lds-drop-T-minus-2", "W*_QK without the (T − 2) factor (the 1/(T − 2) of the attention normalisation "
            "forgotten)", (_RATIO, _OPT), _drop_t2),
@@ -150,4 +169,8 @@ MUTANTS = [
            "symmetric A, setting (d) only)", (_RATIO,), _transposed_dynamics),
     Mutant("lds-query-index", "stationarity features with the query entry q_j one step too early",
            (_OPT, "001-lemma41-parity"), _query_index),
+    Mutant("lds-orthogonal-as-diagonal", "setting (b)'s exact route with the component weights (Qc)_k² taken as 1 "
+           "(Q treated as the identity)", (_RATIO,), _orthogonal_as_diagonal),
+    Mutant("lds-coupling-no-cross", "setting (d)'s route without the cross-covariances of the coupled components",
+           (_RATIO,), _coupling_no_cross),
 ]

@@ -50,9 +50,10 @@ def config(ctx) -> dict:
             "train_T": 12,
             "runs": {("a", 1): 3, ("b", 1): 2, ("c", 1): 2, ("d", 1): 2,
                      ("a", 2): 2, ("a", 3): 2, ("a", 4): 2, ("b", 4): 2},
-            "masked": (2, 3, 4),
+            "masked": (2, 3, 4), "masked_seeds": 2,
             "steps": {"ar1": 1000, "sge2": 800}, "batch": {"ar1": 300, "sge2": 300}, "masked_steps": 800,
             "test_n": 20_000, "pcg_n": 4000, "kf_test_n": 20_000,
+            "recipe_batch": 100,
         }
     return {
         "T": 30, "wqk_mc_batches": 40, "wqk_mc_batch": 12_500, "acov_per_batch": 10_000, "rb_systems": 40_000,
@@ -65,10 +66,19 @@ def config(ctx) -> dict:
         "runs": {("a", 1): 10, ("b", 1): 4, ("c", 1): 4, ("d", 1): 4,
                  ("a", 2): 5, ("a", 3): 5, ("a", 4): 10, ("b", 2): 3, ("b", 3): 3, ("b", 4): 10,
                  ("c", 2): 3, ("c", 3): 3, ("d", 2): 3, ("d", 3): 3},
-        "masked": (2, 3, 4),
+        "masked": (2, 3, 4), "masked_seeds": 3,
         "steps": {"ar1": 3000, "sge2": 2000}, "batch": {"ar1": 1000, "sge2": 1000}, "masked_steps": 2000,
         "test_n": 100_000, "pcg_n": 20_000, "kf_test_n": 100_000,
+        "recipe_batch": 300,
     }
+
+
+def test_set(ctx, setting: str, T: int, n: int, name: str):
+    """``n`` systems of ``setting`` and one trajectory of length ``T`` each, from the stream ``name``."""
+    import numpy as np
+    g = np.random.default_rng(ctx.seed_for(name))
+    sysm = prior(setting).sample(g, n)
+    return sysm, sysm.simulate(T, g)
 
 
 def train_size(cfg: dict, setting: str, s: int) -> tuple[int, int]:
@@ -91,7 +101,7 @@ def recipe_chosen(cfg: dict, setting: str, s: int, n_seeds: int | None = None) -
 def run_keys(cfg: dict) -> list[str]:
     """Labels ``"<setting>:<s>:<seed index>:<free|masked>"`` of every training run."""
     keys = [f"{st}:{s}:{i}:free" for (st, s), n in cfg["runs"].items() for i in range(n)]
-    keys += [f"a:{s}:0:masked" for s in cfg["masked"]]
+    keys += [f"a:{s}:{i}:masked" for s in cfg["masked"] for i in range(min(cfg["masked_seeds"], cfg["runs"][("a", s)]))]
     return keys
 
 
