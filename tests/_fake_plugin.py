@@ -55,11 +55,11 @@ PACKAGE = textwrap.dedent('''
                         seed=ctx.seed_for("fk-reconcile"))
 
 
-    claims.assumption("fk-g2", "unit variance of g", stated=False, uses="E[g^2] = Var g for centred g")
+    claims.assumption("fk-g2", "unit variance of g (σ² = 1)", stated=False, uses="E[g^2] = Var g for centred g")
     claims.assumption("fk-g4", "g is Gaussian", stated=True, lines=(3, 3), uses="Isserlis")
 
 
-    @claims.stress("fk-g2", "unit variance of g", path="g with variance 1 + v", violation="v",
+    @claims.stress("fk-g2", "unit variance of g (σ² = 1)", path="g with variance 1 + v", violation="v",
                    values=[0.0, 0.05, 0.08, 0.15, 0.3])
     def g2_variance(ctx, v):
         # planted breaking point: the exact second moment 1 + v leaves the margin 0.1 between v = 0.08 and 0.15

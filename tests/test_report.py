@@ -34,7 +34,8 @@ def _ledger(mode="quick"):
                   revision={"previous": "confirmed", "why": "rule changed"}))
     led.add(Claim(id="004-under", paper="004", lines=(172, 181), statement="Error bars undefined", quote="误差棒",
                   subclaims=[s2]))
-    led.add(Claim(id="004-ok", paper="004", lines=(183, 183), statement="a₁ = e^{-1/2}", quote="图",
+    led.add(Claim(id="004-ok", paper="004", lines=(183, 183), statement="a₁ = e^{-1/2}; Gram (1/n) Σ_t ȳ_t ȳ_tᵀ; naïve",
+                  quote="图",
                   subclaims=[rules.identity("a1", 1, 1)]))
     return finalize(led)
 
@@ -93,6 +94,11 @@ def test_tex_text_keeps_math():
     assert tex_text("W_KQ") == r"\ensuremath{W_{KQ}}"
     assert tex_text("$x_1$ and `a_b`") == r"$x_1$ and \texttt{a\_b}"
     assert r"\ensuremath{\tilde{\Lambda}}" in tex_text("Λ̃")
+    # precomposed accents never reach math mode raw (inputenc would emit the text accent \= there)
+    assert tex_text("ȳ_t") == r"\ensuremath{\bar{y}_{t}}" and tex_text("ȳ") == r"\ensuremath{\bar{y}}"
+    assert tex_text("G₁₂y") == r"G\ensuremath{_{12}}y"          # one subscript, not the double subscript _1_2
+    assert tex_text("(A)^{2s}") == r"(A)\ensuremath{^{2s}}"           # scripts after a bracket are math too
+    assert "[U+" not in tex_text("«quoted» ⟂ ∓ ½ x⁻¹ C₁₁")     # every symbol the reports use has a TeX form
 
 
 @needs_tex

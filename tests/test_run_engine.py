@@ -1,4 +1,5 @@
 """The run engine: task plans, fixtures, error isolation, identical results for any number of workers."""
+import re
 import json
 
 import pytest
@@ -71,7 +72,9 @@ def test_assumption_map_finds_the_planted_breaking_point(fake_plugin):
     assert not a["stated"] and not a["necessary"] and not a["finding"]
     assert [p["verdict"] for p in a["points"]] == ["confirmed"] * 3 + ["refuted"] * 2
     assert g2.verdict == "confirmed"             # an assumption map never changes the claim's verdict
-    assert any(f["stem"].startswith("assume_fk_g2") for f in out.figures["fake"])
+    assert any(f["stem"].startswith("assume_fk_g2_unit_variance_of_g_1_") for f in out.figures["fake"])
+    # a non-ASCII assumption name ("σ²") still gives a stem LaTeX can include
+    assert all(re.fullmatch(r"[A-Za-z0-9_.-]+", f["stem"]) for f in out.figures["fake"])
 
 
 def test_reconciliation_recovers_a_planted_setting(fake_plugin):

@@ -65,8 +65,10 @@ class RunContext:
         The caption states what is plotted, the setting and the sample size.
         """
         from .figures import render_figure
-        if not isinstance(stem, str) or not stem or any(c in stem for c in "/\\ "):
-            raise ValueError(f"stem must be a non-empty file stem without '/', '\\\\' or spaces, got {stem!r}")
+        import re
+        if not isinstance(stem, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", stem):
+            raise ValueError(f"stem must be a non-empty ASCII file stem of letters, digits, '_', '.', '-' (LaTeX "
+                             f"cannot include other names; figures.figure_stem makes one from any text), got {stem!r}")
         if any(f["stem"] == stem for f in self.figures):
             raise ValueError(f"figure stem {stem!r} used twice in one task")
         png, pdf = render_figure(fig)

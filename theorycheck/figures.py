@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["new_figure", "save_figure", "render_figure", "write_figure", "plt"]
+__all__ = ["new_figure", "save_figure", "render_figure", "write_figure", "figure_stem", "plt"]
 
 _STYLE = {"figure.dpi": 100, "savefig.dpi": 120, "font.size": 9, "axes.grid": True,
           "grid.alpha": 0.3, "svg.hashsalt": "theorycheck"}
@@ -23,6 +23,20 @@ def new_figure(ncols: int = 1, nrows: int = 1, width: float = 5.0, height: float
     with matplotlib.rc_context(_STYLE):
         fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     return fig, (axes[0, 0] if nrows == ncols == 1 else axes)
+
+
+def figure_stem(prefix: str, text: str, limit: int = 60) -> str:
+    """A file stem safe for every output (ASCII letters, digits, ``_``; LaTeX's ``\\includegraphics`` rejects
+    non-ASCII names) that stays unique: the readable part is cut at ``limit`` characters and followed by the
+    first 8 hex digits of the SHA-256 of the full ``text``.
+
+    >>> figure_stem("assume", "000-thm1: Gaussian inputs x ~ N(0, Λ)")
+    'assume_000_thm1_Gaussian_inputs_x_N_0_f718fb68'
+    """
+    import hashlib
+    import re
+    readable = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9]", "_", text)).strip("_")[:limit].rstrip("_")
+    return f"{prefix}_{readable}_{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
 
 
 def render_figure(fig) -> tuple[bytes, bytes]:

@@ -53,13 +53,50 @@ _UNI.update({"Γ": r"\ensuremath{\Gamma}", "Δ": r"\ensuremath{\Delta}", "Λ": r
              "‖": r"\ensuremath{\|}", "⁵": r"\ensuremath{^5}", "≡": r"\ensuremath{\equiv}",
              "⁰": r"\ensuremath{^0}", "⁷": r"\ensuremath{^7}", "⁸": r"\ensuremath{^8}", "⁹": r"\ensuremath{^9}",
              "✅": "", "❌": "", "⚠": "", "❔": "", "\ufe0f": "", "¶": r"\P{}", "⭐": "*",
-             "°": r"\ensuremath{^\circ}", "•": r"\textbullet{}", "\u00a0": "~", "\t": " "})
+             "°": r"\ensuremath{^\circ}", "«": r"\guillemotleft{}", "»": r"\guillemotright{}",
+             "⟂": r"\ensuremath{\perp}", "⊥": r"\ensuremath{\perp}", "∓": r"\ensuremath{\mp}",
+             "½": r"\ensuremath{\tfrac12}", "¼": r"\ensuremath{\tfrac14}", "¾": r"\ensuremath{\tfrac34}", "•": r"\textbullet{}", "\u00a0": "~", "\t": " "})
 
 
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
     return (0x4E00 <= o <= 0x9FFF or 0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF
             or 0x3400 <= o <= 0x4DBF or 0x2E80 <= o <= 0x2EFF)
+
+
+_ACCENTS = {"\u0304": r"\bar", "\u0303": r"\tilde", "\u0302": r"\hat", "\u0307": r"\dot", "\u0308": r"\ddot",
+            "\u0301": r"\acute", "\u0300": r"\grave", "\u030c": r"\check", "\u0306": r"\breve"}
+
+
+def _accented(ch: str) -> str | None:
+    """Math for a precomposed accented letter (``ȳ`` → ``\\bar{y}``), or None.
+
+    >>> _accented("ȳ"), _accented("é"), _accented("y")
+    ('\\\\bar{y}', '\\\\acute{e}', None)
+    """
+    import unicodedata
+    nfd = unicodedata.normalize("NFD", ch)
+    if len(nfd) == 2 and nfd[1] in _ACCENTS and ord(nfd[0]) < 128:
+        return _ACCENTS[nfd[1]] + "{" + nfd[0] + "}"
+    return None
+
+
+_SUB = {"₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9",
+        "ₖ": "k", "ᵢ": "i", "ⱼ": "j", "ₘ": "m", "ₙ": "n", "ₜ": "t", "₊": "+", "₋": "-"}
+_SUP = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9",
+        "⁻": "-", "⁺": "+", "ᵀ": r"\top ", "ⁿ": "n"}
+
+
+def _script_run(text: str, k: int):
+    """If ``text[k]`` starts a run of Unicode sub- or superscripts, ``(math, end)``: ``G₁₂`` → ``_{12}`` (one
+    script, never ``_1_2``, which TeX rejects as a double subscript); else None."""
+    for table, op in ((_SUB, "_"), (_SUP, "^")):
+        if text[k] in table:
+            j = k
+            while j < len(text) and text[j] in table:
+                j += 1
+            return op + "{" + "".join(table[c] for c in text[k:j]).strip() + "}", j
+    return None
 
 
 def tex_escape(text: str) -> str:
@@ -70,8 +107,16 @@ def tex_escape(text: str) -> str:
     """
     out = []
     text = str(text)
+    skip_to = 0
     for k, ch in enumerate(text):
+        if k < skip_to:
+            continue
         if ch == "\u0303":                       # combining tilde: handled with the preceding letter
+            continue
+        run = _script_run(text, k)
+        if run is not None:
+            out.append(r"\ensuremath{" + run[0] + "}")
+            skip_to = run[1]
             continue
         if k + 1 < len(text) and text[k + 1] == "\u0303":
             inner = _UNI.get(ch, ch)
@@ -84,6 +129,8 @@ def tex_escape(text: str) -> str:
             out.append(ch)
         elif ch in _UNI:
             out.append(_UNI[ch])
+        elif _accented(ch) is not None:
+            out.append(r"\ensuremath{" + _accented(ch) + "}")
         else:
             out.append(r"\textsf{[U+%04X]}" % ord(ch))
     return "".join(out)
@@ -92,19 +139,31 @@ def tex_escape(text: str) -> str:
 def _math_atom(text: str) -> str:
     """Text of a math atom: Unicode letters to commands, nothing escaped as prose."""
     out = []
-    for ch in text:
-        if ch in _UNI and _UNI[ch].startswith(r"\ensuremath{"):
+    skip_to = 0
+    for k, ch in enumerate(text):
+        if k < skip_to:
+            continue
+        run = _script_run(text, k)
+        if run is not None:
+            out.append(run[0])
+            skip_to = run[1]
+        elif ch in _UNI and _UNI[ch].startswith(r"\ensuremath{"):
             out.append(_UNI[ch][len(r"\ensuremath{"):-1] + " ")
         elif ch == "*":
             out.append(r"\ast ")
-        else:
+        elif ord(ch) < 128:
             out.append(ch)
+        elif _accented(ch) is not None:
+            out.append(_accented(ch))
+        else:                                    # never raw non-ASCII in math mode (inputenc maps it to text commands)
+            t = tex_escape(ch)
+            out.append(t if t.isascii() and t.isprintable() and "\\" not in t else r"\mbox{" + t + "}")
     return "".join(out).replace(" _", "_").replace(" ^", "^").strip()
 
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _CODE = re.compile(r"(`[^`]+`)")
-_SCRIPT = re.compile(r"(?<![\w\\])([^\W\d_][\w]*?)([_^])(\{[^{}$]*\}|[0-9A-Za-z]+(?:[*+\-][0-9A-Za-z]+)?)")
+_SCRIPT = re.compile(r"(?<![\w\\])([^\W\d_][\w]*?|(?<=[)\]]))([_^])(\{[^{}$]*\}|[0-9A-Za-z]+(?:[*+\-][0-9A-Za-z]+)?)")
 
 
 def _scripts(seg: str) -> str:

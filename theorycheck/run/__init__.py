@@ -51,7 +51,7 @@ def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
 def _assumption_maps(paper, led, mode, seed, results) -> list:
     """Decide every stress path of ``paper`` and attach it to its claim; return the path figures."""
     from ..assumptions import decide_path, path_figure
-    from ..figures import render_figure
+    from ..figures import figure_stem, render_figure
     ctx = RunContext(mode, seed)
     by_id = {c.id: c for c in led.claims}
     figs = []
@@ -74,7 +74,7 @@ def _assumption_maps(paper, led, mode, seed, results) -> list:
         made = path_figure(st.claim, res)
         if made is not None:
             fig, cap = made
-            stem = "assume_" + "".join(ch if ch.isalnum() else "_" for ch in f"{st.claim}_{st.assumption}")[:80]
+            stem = figure_stem("assume", f"{st.claim}_{st.assumption}")
             png, pdf = render_figure(fig)
             figs.append({"stem": stem, "caption": cap, "png": png, "pdf": pdf})
             res["figure"] = {"stem": stem, "caption": cap}
