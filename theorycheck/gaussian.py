@@ -751,6 +751,17 @@ def quadratic_form_matrix(pairs, n, exact: bool = False):
     return M
 
 
+def psd_factor(c: np.ndarray) -> np.ndarray:
+    """A factor F with F Fᵀ = c for a validated PSD matrix ``c``: Cholesky, or (singular ``c``) V·sqrt(w) from the
+    eigendecomposition, eigenvalues within roundoff of 0 (``|w| <= n eps max|w|``) taken as exact zeros."""
+    try:
+        return np.linalg.cholesky(c)
+    except np.linalg.LinAlgError:
+        w, V = np.linalg.eigh(c)
+        w = np.where(w > c.shape[0] * np.finfo(float).eps * np.max(np.abs(w)), w, 0.0)
+        return V * np.sqrt(w)
+
+
 def sample(cov, size, rng):
     r"""``size`` independent draws of :math:`\mathcal N(0,\Sigma)`.
 
@@ -776,17 +787,7 @@ def sample(cov, size, rng):
         rng = np.random.default_rng(check_int("rng", rng, minimum=0))
     elif not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator or a non-negative integer seed, got {rng!r}")
-    factors = []
-    for c in arr:
-        try:
-            L = np.linalg.cholesky(c)
-        except np.linalg.LinAlgError:
-            w, V = np.linalg.eigh(c)
-            # eigenvalues within roundoff of 0 (|w| <= n eps max|w|) are exact zeros of a PSD matrix
-            w = np.where(w > c.shape[0] * np.finfo(float).eps * np.max(np.abs(w)), w, 0.0)
-            L = V * np.sqrt(w)
-        factors.append(L)
-    L = np.stack(factors)                                     # (B, n, n)
+    L = np.stack([psd_factor(c) for c in arr])               # (B, n, n)
     n = arr.shape[-1]
     z = rng.standard_normal((size, arr.shape[0], n))
     x = np.einsum("bij,sbj->sbi", L, z)

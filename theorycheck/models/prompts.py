@@ -160,14 +160,7 @@ def _ar1_input_factor(L):
         if np.any(dg < 0):
             raise ValueError(f"L must be positive semi-definite (smallest eigenvalue {float(dg.min()):.3g})")
         return None, np.sqrt(dg)
-    A = check_psd("L", A)
-    try:
-        F = np.linalg.cholesky(A)
-    except np.linalg.LinAlgError:
-        w, V = np.linalg.eigh(A)
-        w = np.where(w > A.shape[0] * np.finfo(float).eps * np.max(np.abs(w)), w, 0.0)
-        F = V * np.sqrt(w)
-    return F, None
+    return gaussian.psd_factor(check_psd("L", A)), None
 
 
 def _check_law(name, law, kinds):
