@@ -189,22 +189,8 @@ def _summarise(out, quiet: bool) -> int:
     return failures
 
 
-def _as_recorded(ledgers: dict) -> dict:
-    """The ledgers as ``results.json`` records them (written and read back), so the reports are rendered from
-    exactly what is recorded and ``report --check`` can re-render them byte for byte (tuples become lists,
-    parameters are ordered, numbers are rounded as recorded)."""
-    import tempfile
-    from .claims import load_results
-    from .report import write_results_json
-    with tempfile.TemporaryDirectory(prefix="tc_record_") as tmp:
-        write_results_json(ledgers, Path(tmp))
-        back = load_results(Path(tmp) / "results.json")
-    return {k: back[k] for k in ledgers}
-
-
 def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool) -> int:
     from .report import write_reports
-    ledgers = _as_recorded(ledgers)
     status = write_reports(ledgers, out_dir, figures, pdf=pdf)
     failures = 0
     for key, st in status.items():

@@ -59,8 +59,14 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
     ``figures``: ``{key: [{"stem", "png", "pdf", ...}]}`` rendered by the tasks. Returns
     ``{key: {"pdf": True | False | None, "log": str}}``.
     """
+    from ..claims import load_results
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    merged = write_results_json(ledgers, out)
+    # render from the ledgers exactly as results.json records them (tuples become lists, parameters ordered,
+    # numbers rounded as recorded), so `report --check` re-renders every file byte for byte
+    recorded = load_results(out / "results.json")
+    ledgers = {k: recorded[k] for k in ledgers}
     status = {}
     for key, figs in (figures or {}).items():
         for f in figs:
@@ -78,7 +84,6 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
         else:
             ok, log = compile_pdf(tex)
             status[key] = {"pdf": ok, "log": "" if ok else log}
-    merged = write_results_json(ledgers, out)
     extra = [e for e in EXTRA_REPORTS if (out / e).exists()]
     write_if_changed(out / "index.md", markdown_index(merged, out, RULES, extra))
     return status
