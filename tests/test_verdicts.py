@@ -287,3 +287,17 @@ def test_identical_samples_are_exact_and_selfcheck_inequality():
 def test_superiority_margin_relative_to_a_reference():
     s = rules.superiority("A beats B by 1 % of L", Estimate(0.02, 0.001, 50, 49), margin=0.01, relative_to=1.5)
     assert s.margin == pytest.approx(0.015) and s.details["relative_margin"] == {"fraction": 0.01, "of": 1.5}
+
+
+def test_bootstrap_df_of_the_asymptotic_rule():
+    """Estimated WLS weights: the effective df is below the per-size df, and tends to it as the df grows."""
+    ds, ses = [8, 16, 32, 64], [0.02, 0.03, 0.05, 0.08]
+    small = rules.bootstrap_df(ds, ses, [5] * 4, (1.0,))
+    assert 1.0 < small < 5.0
+    assert small == rules.bootstrap_df(ds, ses, [5] * 4, (1.0,))          # seeded from its inputs
+    assert rules.bootstrap_df(ds, ses, [10 ** 6] * 4, (1.0,)) > 200        # known SEs: (nearly) normal
+    s = rules.asymptotic("y -> 1", ds, [1 + 2 / d for d in ds], ses, 1.0, margin=0.5, dfs=[5] * 4, laws={"1/d": (1.0,)})
+    law = s.details["laws"]["1/d"]
+    assert law["df"] == pytest.approx(min(5.0, law["df_bootstrap"])) and s.df == law["df"]
+    with pytest.raises(ValueError, match="dfs"):
+        rules.asymptotic("y", ds, [1, 1, 1, 1], ses, 1.0, margin=0.5, dfs=[5, 5])
