@@ -11,8 +11,9 @@ from theorycheck.run import plan, run_papers
 
 def test_plan_orders_fixtures_before_claims(fake_plugin):
     ts = plan([papers.load("fake")], "quick")
-    assert [t.kind for t in ts] == ["fixture", "claim", "claim"] + ["stress"] * 5
+    assert [t.kind for t in ts] == ["fixture", "claim", "claim"] + ["stress"] * 5 + ["path"]
     assert ts[1].deps == (ts[0].id,) and ts[0].id == "fake:fixture:draws"
+    assert ts[-1].deps == tuple(t.id for t in ts[3:8])          # the path is decided from its five points
 
 
 def test_run_fake_paper(fake_plugin):

@@ -301,3 +301,14 @@ def test_bootstrap_df_of_the_asymptotic_rule():
     assert law["df"] == pytest.approx(min(5.0, law["df_bootstrap"])) and s.df == law["df"]
     with pytest.raises(ValueError, match="dfs"):
         rules.asymptotic("y", ds, [1, 1, 1, 1], ses, 1.0, margin=0.5, dfs=[5, 5])
+
+
+def test_inequality_undecided_by_the_sizes_is_inconclusive():
+    """A window declared too short (before the data) cannot decide: inconclusive, the inequality still recorded."""
+    s = rules.inequality("rate ratio >= 0.5", 0.7, ">=", 0.5, undecided="window of 100 steps < 400")
+    assert s.verdict == INCONCLUSIVE and s.details["holds"] is True
+    c = Claim(id="c", paper="t", lines=(1, 1), statement="s", subclaims=[s])
+    led = Ledger("t", "t", "title", mode="quick", seed=1)
+    led.claims.append(c)
+    finalize(led)
+    assert c.verdict == INCONCLUSIVE and "window of 100 steps < 400" in s.reason

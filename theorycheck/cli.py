@@ -140,6 +140,16 @@ def derive_check(keys=None, quiet: bool = False) -> list[str]:
     return problems
 
 
+def _start_derive_check(keys, quiet: bool):
+    """``(pool, future)`` of :func:`derive_check` running in a separate process."""
+    import concurrent.futures as cf
+    import multiprocessing
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+    return pool, pool.submit(derive_check, list(keys) if keys else None, quiet)
+
+
 # --------------------------------------------------------------------------- checks
 def _progress(total: int, quiet: bool, label: str):
     try:
@@ -155,12 +165,12 @@ def _progress(total: int, quiet: bool, label: str):
     return bar, step
 
 
-def run_checks(keys, mode: str, seed: int, jobs: int, scheduler=None, quiet=False):
+def run_checks(keys, mode: str, seed: int, jobs: int, scheduler=None, quiet=False, costs=None):
     from .run import plan, run_papers
     ntasks = len(plan([papers.load(k) for k in keys], mode))
     bar, step = _progress(ntasks, quiet, f"check {mode}")
     try:
-        out = run_papers(keys, mode, seed, jobs=jobs, scheduler=scheduler, progress=step)
+        out = run_papers(keys, mode, seed, jobs=jobs, scheduler=scheduler, progress=step, costs=costs)
     finally:
         if bar is not None:
             bar.close()
@@ -225,10 +235,20 @@ def _cmd_check(args, report: bool) -> int:
     out_dir = check_output_dir(args.out or default_out(mode))
     t0 = time.monotonic()
     failures = 0
-    if report and not args.skip_derive_check:
-        if derive_check(keys, quiet=args.quiet):
-            failures += 1
-    out = run_checks(keys, mode, args.seed, args.jobs, args.scheduler, args.quiet)
+    derive = None
+    if report and not args.skip_derive_check:        # in its own process, while the checks run
+        derive = _start_derive_check(keys, args.quiet)
+    from .run import previous_costs
+    costs = previous_costs(out_dir / "STAMP.json", mode)
+    try:
+        out = run_checks(keys, mode, args.seed, args.jobs, args.scheduler, args.quiet, costs)
+    finally:
+        if derive is not None:
+            pool, fut = derive
+            problems = fut.result()
+            pool.shutdown()
+    if derive is not None and problems:
+        failures += 1
     failures += _summarise(out, args.quiet)
     if report:
         failures += _report(out_dir, out.ledgers, out.figures, not args.no_pdf, args.quiet)

@@ -11,7 +11,20 @@ from ..verdicts.aggregate import finalize
 from .local import default_jobs, run_tasks
 from .tasks import Task, TaskResult, execute, plan
 
-__all__ = ["run_papers", "assemble", "plan", "execute", "run_tasks", "default_jobs", "Task", "TaskResult", "RunOutput"]
+__all__ = ["run_papers", "assemble", "plan", "execute", "run_tasks", "default_jobs", "Task", "TaskResult", "RunOutput",
+           "previous_costs"]
+
+
+def previous_costs(stamp_path, mode: str) -> dict[str, float]:
+    """Per-task wall seconds of an earlier run of the same ``mode`` from its ``STAMP.json`` (empty when
+    there is none or it cannot be read): the scheduling hint of :func:`run_papers`."""
+    import json
+    try:
+        st = json.loads(open(stamp_path, encoding="utf-8").read())
+        return {t: float(v["wall_s"]) for p in st.get("papers", {}).values() if p.get("mode") == mode
+                for t, v in p.get("tasks", {}).items()}
+    except (OSError, ValueError, TypeError, AttributeError, KeyError):
+        return {}
 
 
 class RunOutput:
@@ -49,36 +62,22 @@ def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
 
 
 def _assumption_maps(paper, led, mode, seed, results) -> list:
-    """Decide every stress path of ``paper`` and attach it to its claim; return the path figures."""
-    from ..assumptions import decide_path, path_figure
-    from ..figures import figure_stem, render_figure
-    ctx = RunContext(mode, seed)
+    """Attach every decided stress path of ``paper`` (its ``path`` task) to its claim; return the path figures."""
     by_id = {c.id: c for c in led.claims}
     figs = []
     for st in paper.claims.stresses:
-        vals = st.value_list(ctx)
-        rs = [results.get(f"{paper.key}:stress:{st.key}[{v}]") for v in vals]
-        if any(r is None for r in rs):
-            continue
+        r = results.get(f"{paper.key}:path:{st.key}")
         claim = by_id.get(st.claim)
-        if claim is None:
+        if r is None or claim is None:
             continue
-        bad = [r for r in rs if r.error]
-        spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
-        if bad:
+        if r.error:                                   # the deciding task itself failed: recorded on the claim
+            spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
             claim.assumptions.append({"name": st.assumption, "stated": bool(spec and spec.stated),
                                       "seed_lines": list(spec.lines) if spec and spec.lines else None,
-                                      "uses": spec.uses if spec else "", "path": st.path, "error": bad[0].error})
+                                      "uses": spec.uses if spec else "", "path": st.path, "error": r.error})
             continue
-        res = decide_path(st, spec, vals, [r.value for r in rs])
-        made = path_figure(st.claim, res)
-        if made is not None:
-            fig, cap = made
-            stem = figure_stem("assume", f"{st.claim}_{st.assumption}")
-            png, pdf = render_figure(fig)
-            figs.append({"stem": stem, "caption": cap, "png": png, "pdf": pdf})
-            res["figure"] = {"stem": stem, "caption": cap}
-        claim.assumptions.append(res)
+        claim.assumptions.append(r.value)
+        figs += r.figures
     stressed = {(st.claim, st.assumption) for st in paper.claims.stresses}
     for a in paper.claims.assumptions:              # declared, not stressed: listed all the same
         if (a.claim, a.name) not in stressed and a.claim in by_id:
@@ -89,8 +88,9 @@ def _assumption_maps(paper, led, mode, seed, results) -> list:
 
 
 def run_papers(keys, mode: str = "quick", seed: int = 20261129, jobs: int = 1, scheduler=None,
-               claim_ids=None, progress=None) -> RunOutput:
-    """Run the claims of the papers ``keys`` (all claims, or only ``claim_ids`` and the fixtures they need)."""
+               claim_ids=None, progress=None, costs: dict | None = None) -> RunOutput:
+    """Run the claims of the papers ``keys`` (all claims, or only ``claim_ids`` and the fixtures they need);
+    ``costs`` (expected seconds per task id, e.g. :func:`previous_costs`) only orders a local pool."""
     from .. import papers
     plist = [papers.load(k) for k in keys]
     tasks = plan(plist, mode)
@@ -111,7 +111,7 @@ def run_papers(keys, mode: str = "quick", seed: int = 20261129, jobs: int = 1, s
         from .dask import run_tasks_dask
         results = run_tasks_dask(tasks, mode, seed, scheduler, progress)
     else:
-        results = run_tasks(tasks, mode, seed, jobs, progress)
+        results = run_tasks(tasks, mode, seed, jobs, progress, costs)
     ledgers, figures = {}, {}
     for p in plist:
         ledgers[p.key], figures[p.key] = assemble(p, mode, seed, results)

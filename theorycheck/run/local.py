@@ -1,8 +1,13 @@
 """Run tasks on this machine: in this process (``jobs=1``) or in a pool of worker processes.
 
-The pool submits every task whose dependencies are done (longest declared cost first among the
-ready ones) and collects results as they finish; the results do not depend on the number of
-workers or the order of completion (each task is seeded from the run seed and its own names).
+The pool keeps every worker busy with a ready task (dependencies done), choosing the one with the
+longest *critical path* first: its own expected cost plus the longest chain of tasks waiting on it
+(upward rank, as in HEFT list scheduling). Expected costs are the wall times of a previous run
+(``costs``, e.g. read from its ``STAMP.json``); a task without one counts as the median known cost,
+or 1 when nothing is known — then the rank is the length of the chain behind the task, so
+fixtures that many claims wait on go first. The order changes only how soon the run finishes: the
+results do not depend on the number of workers or the order of completion (each task is seeded
+from the run seed and its own names).
 
 >>> from theorycheck.run.tasks import Task
 >>> run_tasks([], "quick", 1, jobs=1)
@@ -16,7 +21,7 @@ import os
 
 from .tasks import Task, TaskResult, execute
 
-__all__ = ["run_tasks", "default_jobs"]
+__all__ = ["run_tasks", "default_jobs", "critical_path"]
 
 
 def default_jobs() -> int:
@@ -27,8 +32,30 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=None) -> dict[str, TaskResult]:
-    """Run ``tasks`` (in dependency order) and return ``{task id: TaskResult}``."""
+def critical_path(tasks: list[Task], costs: dict | None = None) -> dict[str, float]:
+    """Upward rank of every task: its expected cost plus the largest rank among the tasks that need it.
+
+    >>> a, b, c = Task("a", "p", "fixture", "a"), Task("b", "p", "claim", "b", deps=("a",)), Task("c", "p", "claim", "c")
+    >>> critical_path([a, b, c], {"a": 2.0, "b": 3.0, "c": 4.0})
+    {'c': 4.0, 'b': 3.0, 'a': 5.0}
+    """
+    known = sorted(v for v in (costs or {}).values() if v > 0)
+    default = known[len(known) // 2] if known else 1.0
+    children: dict[str, list[str]] = {t.id: [] for t in tasks}
+    for t in tasks:
+        for d in t.deps:
+            if d in children:
+                children[d].append(t.id)
+    rank: dict[str, float] = {}
+    for t in reversed(tasks):                      # tasks come in dependency order: children are ranked first
+        rank[t.id] = (costs or {}).get(t.id, default) + max((rank[c] for c in children[t.id]), default=0.0)
+    return rank
+
+
+def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=None,
+              costs: dict | None = None) -> dict[str, TaskResult]:
+    """Run ``tasks`` (in dependency order) and return ``{task id: TaskResult}``; ``costs``: expected
+    seconds per task id (only the scheduling order depends on them)."""
     results: dict[str, TaskResult] = {}
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
@@ -36,15 +63,15 @@ def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=N
             if progress:
                 progress(t, results[t.id])
         return results
-    pending = list(tasks)
+    rank = critical_path(tasks, costs)
+    pending = sorted(tasks, key=lambda t: -rank[t.id])
     running: dict[cf.Future, Task] = {}
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                       else "spawn")
     with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         while pending or running:
-            ready = [t for t in pending if all(d in results for d in t.deps)]
-            for t in ready:
-                pending.remove(t)
+            for t in [t for t in pending if all(d in results for d in t.deps)][:max(0, jobs + 1 - len(running))]:
+                pending.remove(t)           # one queued beyond the workers, so none waits on the parent
                 running[pool.submit(execute, t, mode, seed, {d: results[d] for d in t.deps})] = t
             if not running:
                 raise RuntimeError("task graph has unmet dependencies: " + ", ".join(t.id for t in pending))
@@ -57,4 +84,4 @@ def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=N
                     results[t.id] = TaskResult(t.id, error=f"worker process failed: {exc!r}")
                 if progress:
                     progress(t, results[t.id])
-    return results
+    return {t.id: results[t.id] for t in tasks}

@@ -1,6 +1,8 @@
 r"""Tasks: every fixture (per parameter) and every claim of every paper is one independent task.
 
-A :class:`Task` names its paper, kind (``fixture`` or ``claim``), name, parameter and the tasks it
+A :class:`Task` names its paper, kind (``fixture``, ``claim``, ``stress`` — one point of an
+assumption's stress path — or ``path``, which decides a stress path from its points and renders its
+figure), name, parameter and the tasks it
 depends on. :func:`plan` lists the tasks of some papers in dependency order; :func:`execute`
 runs one task anywhere — in this process, a worker process or a Dask worker — from the run's mode
 and seed alone: its random streams come from ``RunContext.seed_for`` of the run seed and its own
@@ -88,9 +90,33 @@ def plan(paper_list, mode: str) -> list[Task]:
             deps = tuple(i for n in spec.needs for i in ids[n])
             tasks.append(Task(f"{paper.key}:claim:{spec.id}", paper.key, "claim", spec.id, None, deps))
         for st in paper.claims.stresses:
-            for v in st.value_list(ctx):
-                tasks.append(Task(f"{paper.key}:stress:{st.key}[{v}]", paper.key, "stress", st.key, v, ()))
+            pts = [Task(f"{paper.key}:stress:{st.key}[{v}]", paper.key, "stress", st.key, v, ()) for v in st.value_list(ctx)]
+            tasks += pts
+            tasks.append(Task(f"{paper.key}:path:{st.key}", paper.key, "path", st.key, None, tuple(t.id for t in pts)))
     return tasks
+
+
+def _decide_path(paper, st, ctx, deps: dict):
+    """The decided stress path ``st`` (a JSON-ready dict) and its figure, from its points' task results."""
+    from ..assumptions import decide_path, path_figure
+    from ..figures import figure_stem, render_figure
+    vals = st.value_list(ctx)
+    rs = [deps[f"{paper.key}:stress:{st.key}[{v}]"] for v in vals]
+    spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
+    bad = [r for r in rs if r.error]
+    if bad:
+        return {"name": st.assumption, "stated": bool(spec and spec.stated),
+                "seed_lines": list(spec.lines) if spec and spec.lines else None,
+                "uses": spec.uses if spec else "", "path": st.path, "error": bad[0].error}, []
+    res = decide_path(st, spec, vals, [r.value for r in rs])
+    made = path_figure(st.claim, res)
+    if made is None:
+        return res, []
+    fig, cap = made
+    stem = figure_stem("assume", f"{st.claim}_{st.assumption}")
+    png, pdf = render_figure(fig)
+    res["figure"] = {"stem": stem, "caption": cap}
+    return res, [{"stem": stem, "caption": cap, "png": png, "pdf": pdf}]
 
 
 def _peak_rss_mb() -> float:
@@ -128,7 +154,10 @@ def execute(task: Task, mode: str, seed: int, deps: dict | None = None) -> TaskR
     res = TaskResult(task.id)
     try:
         paper = papers.load(task.paper)
-        if task.kind == "stress":
+        if task.kind == "path":
+            st = next(x for x in paper.claims.stresses if x.key == task.name)
+            res.value, ctx.figures = _decide_path(paper, st, ctx, deps or {})
+        elif task.kind == "stress":
             st = next(x for x in paper.claims.stresses if x.key == task.name)
             sc = st.fn(ctx, task.param)
             if type(sc).__name__ != "SubClaim":

@@ -155,6 +155,8 @@ def _p(sc) -> str:
 
 def _conclusion(sc, alpha) -> str:
     v = sc.verdict
+    if not sc.statistical and v == INCONCLUSIVE and sc.details.get("undecided"):
+        return f" → inconclusive: {sc.details['undecided']}."
     if not sc.statistical:
         tail = {CONFIRMED: "confirmed", REFUTED: "refuted", INCONSISTENT: "inconsistent",
                 NOT_REPRODUCED: "not reproduced under the toolkit's choices " + _chosen(sc),
@@ -228,7 +230,8 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
     elif r == "asymptotic":
         laws = "; ".join(
             f"{name}: intercept {fmt(v['intercept'])} ± {fmt(v['intercept_se'])} "
-            f"(GOF p {fmt(v['p_gof'])}{'' if v['accepted'] else ', law rejected'}, t = {fmt(v['t'], 3)})"
+            f"(GOF p {fmt(v['p_gof'])}{'' if v['accepted'] else ', law rejected'}, t = {fmt(v['t'], 3)}"
+            + ("" if v.get("df") is None else f", df = {fmt(v['df'], 3)}") + ")"
             for name, v in d.get("laws", {}).items())
         body = (f"extrapolation {d.get('size_name', 'd')} → ∞ over {d.get('size_name', 'd')} ∈ "
                 f"{[int(x) if float(x).is_integer() else x for x in d.get('sizes', [])]}: {laws}; limit {fmt(sc.target)}, "

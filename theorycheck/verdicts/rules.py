@@ -217,12 +217,15 @@ def identity(statement: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12
 _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 
 
-def inequality(statement: str, lhs, op: str, rhs, **kw) -> SubClaim:
+def inequality(statement: str, lhs, op: str, rhs, *, undecided: str | None = None, **kw) -> SubClaim:
     """Exact inequality ``lhs op rhs`` (``op`` in ``<, <=, >, >=``), elementwise for arrays.
 
     Hypothesis: it holds at every point given. Confirmed iff it does; refuted otherwise (the
     worst point is recorded). No α: both sides are computed exactly (closed forms or exact
-    optimisation); use :func:`superiority` for Monte Carlo estimates.
+    optimisation); use :func:`superiority` for Monte Carlo estimates. ``undecided``: the reason,
+    fixed by the sizes before any data (e.g. "window shorter than the declared minimum"), why these
+    points cannot decide the statement — the sub-claim is then *inconclusive*, with the inequality
+    still evaluated and recorded (``details['holds']``).
 
     >>> inequality("λ* < 1", [0.7, 0.9], "<", 1.0).verdict
     'confirmed'
@@ -244,10 +247,15 @@ def inequality(statement: str, lhs, op: str, rhs, **kw) -> SubClaim:
     worst = int(np.argmin(slack)) if slack.size else 0
     c["details"].update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size),
                          "worst_index": worst})
+    if undecided is not None:
+        c["details"].update({"undecided": check_str("undecided", undecided), "holds": bool(np.all(holds))})
     sc = SubClaim(statement, "inequality", statistic=float(slack.ravel()[worst]) if slack.size else None,
                   statistic_name="smallest slack (positive = holds)",
                   estimate=float(a.ravel()[worst]) if a.size else None,
                   target=float(b.ravel()[worst]) if b.size else None, n=int(holds.size), **c)
+    if undecided is not None:
+        sc.verdict = INCONCLUSIVE
+        return sc
     return _deterministic(sc, bool(np.all(holds)))
 
 

@@ -238,6 +238,10 @@ def linear_convergence(ctx, stack):
     """Convergence: single-layer GLA (optimal λ) and multi-layer GLA (λ = 0.85) both converge linearly."""
     RATIO_MIN = 0.5        # geometric decay keeps its rate (late/early ≈ 1); v ∝ 1/t gives ≈ 0.23
     REDUCTION_MAX = 1e-3   # and the decaying quantity must fall at least 1000-fold in the fitted window
+    # A trained stack's rate is judged on a window of at least 400 GD steps (the paper-scale window). Declared
+    # 2026-12-01 after the 20-seed stability study: on the 100-step quick window the late/early ratio ranged over
+    # −0.12–0.61 with the seed (confirmed x3, not reproduced x17) — the transient after the Adam→GD switch dominates.
+    MIN_GD_WINDOW = 400
     lam = gla.optimal_lambda(GAMMA_DEPTH, N_STACK, D_STACK, SW2, SE2).lam
     fr = gla.gradient_flow(lam, GAMMA_DEPTH, N_STACK, np.eye(D_STACK), SW2, SE2, init="random", sigma=0.1,
                            seed=ctx.seed_for("000-linear-convergence/flow"))
@@ -255,13 +259,18 @@ def linear_convergence(ctx, stack):
     g = s["grad_norms"][s["phase_switch"]:]
     stg = gla.geometric_rate_stability(g, floor=1e-10)
     scope2 = f"{deep} layers, λ = {LAM_MULTI} each, γ = {GAMMA_DEPTH}, gradient norm over the {g.size} GD steps"
+    short = (f"window of {g.size} GD steps < {MIN_GD_WINDOW}: too short to judge a convergence rate (quick sizes); "
+             "decided at paper scale" if g.size < MIN_GD_WINDOW else None)
     yield rules.inequality("multi-layer: the gradient norm decays at a constant rate (late/early ≥ 0.5)", stg["ratio"],
-                           ">=", RATIO_MIN, scope=scope2, chosen=_stack_chosen(ctx, s))
+                           ">=", RATIO_MIN, scope=scope2, chosen=_stack_chosen(ctx, s), undecided=short)
     yield rules.inequality("multi-layer: the gradient norm falls at least 1000-fold", stg["reduction"], "<=",
-                           REDUCTION_MAX, scope=scope2, chosen=_stack_chosen(ctx, s))
+                           REDUCTION_MAX, scope=scope2, chosen=_stack_chosen(ctx, s), undecided=short)
     yield Note("Linear convergence = geometric decay of the distance to the optimum (single layer, where the optimum "
                "is known) or of the gradient norm (multi-layer, where it is not): the log is fitted by a line on the "
-               "first and second half of the window (theorycheck.gla.geometric_rate_stability).")
+               "first and second half of the window (theorycheck.gla.geometric_rate_stability). The multi-layer "
+               f"rate is judged only on a window of at least {MIN_GD_WINDOW} GD steps (rule declared 2026-12-01 "
+               "after the 20-seed stability study of the quick verdicts: on 100 steps the late/early ratio ranged "
+               "over −0.12 to 0.61 with the seed, ≥ 0.5 under 3 of 20 seeds); on a shorter window both multi-layer sub-claims are inconclusive.")
 
 
 # ============================================================================ line 70
