@@ -17,6 +17,11 @@ def test_no_failures(part):
                                             for f in res["failures"][:40])
 
 
+def test_every_public_function_has_a_baseline():
+    covered = {b.fn for b in R.baselines()}
+    assert [f for f in R.public_functions() if f not in covered] == []
+
+
 def test_classifier_knows_a_hang_a_nan_and_a_stray_exception(monkeypatch):
     monkeypatch.setattr(R, "CALL_LIMIT_S", 0.5)
     import time

@@ -170,3 +170,40 @@ def test_check_psd_property(n, seed, shift):
     elif lam_min < -1e-6 * scale:
         with pytest.raises(ValueError, match="positive semi-definite"):
             check_psd("cov", S)
+
+
+def test_bad_options_of_the_validators_and_helpers_are_named():
+    """Found by the reliability baselines of 2026-12-01: each used to fail with an error that named nothing."""
+    import numpy as np
+    from theorycheck import codegen
+    from theorycheck.montecarlo import RunningMean
+    from theorycheck.validate import check_array
+    from theorycheck.verdicts import rules
+    from theorycheck.verdicts.estimate import joint_test
+    from theorycheck.verdicts.selfcheck import inequality
+    for kw, name in ((dict(ndim=2.5), "ndim"), (dict(min_size=-1), "min_size"), (dict(shape=2), "shape"),
+                     (dict(finite="yes"), "finite")):
+        with pytest.raises(ValueError, match=name):
+            check_array("data", [1.0], **kw)
+    with pytest.raises(ValueError, match="root"):
+        with codegen.output_root(None):
+            pass
+    with pytest.raises(ValueError, match="module"):
+        codegen.write_module(None, {}, "s")
+    rm = RunningMean()
+    rm.update(np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="overflow"):
+        rm.update(1e308)
+    with pytest.raises(ValueError, match="samples"):
+        RunningMean().update("x")
+    for df in (float("nan"), -1, "x", 1):
+        with pytest.raises(ValueError, match="df"):
+            joint_test([1.0, 2.0], [1.0, 2.0], ses=[0.1, 0.1], df=df)
+    assert joint_test([1.0, 2.0], [1.0, 2.0], ses=[0.1, 0.1], df=float("inf"))["law"].startswith("χ²")
+    with pytest.raises(ValueError, match="empty"):
+        inequality("n", [], "<", 1.0)
+    for kw, name in ((dict(ses=[-1.0] * 4), "ses"), (dict(exponents=[]), "exponents"), (dict(replicates=0), "replicates"),
+                     (dict(dfs=[0] * 4), "dfs")):
+        args = dict(sizes=[8, 16, 32, 64], ses=[0.1] * 4, dfs=[5] * 4, exponents=(1.0,)) | kw
+        with pytest.raises(ValueError, match=name):
+            rules.bootstrap_df(**args)

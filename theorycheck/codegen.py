@@ -59,6 +59,10 @@ _ROOT: list = []
 @contextlib.contextmanager
 def output_root(root):
     """Redirect :func:`write_module` to ``root/<package path>/`` inside the ``with`` block."""
+    import os
+    if isinstance(root, bool) or not isinstance(root, (str, os.PathLike)) or not str(root).strip():
+        from .validate import ParameterTypeError
+        raise ParameterTypeError(f"root must be a folder path (str or os.PathLike), got {root!r}")
     _ROOT.append(Path(root))
     try:
         yield Path(root)
@@ -211,6 +215,8 @@ def module_source(functions: Mapping[str, tuple], script: str, constants: Mappin
 def write_module(module: str, functions: Mapping[str, tuple], script: str, package: str = "theorycheck.generated",
                  **kw) -> Path:
     """Write ``<generated_dir(package)>/<module>.py`` (see :func:`module_source`) and return its path."""
+    from .validate import check_str
+    module = check_str("module", module)
     if not module.isidentifier():
         raise ValueError(f"module must be a Python identifier, got {module!r}")
     out = generated_dir(package)

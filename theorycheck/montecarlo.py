@@ -81,7 +81,12 @@ class RunningMean:
         self._m2 = None
 
     def update(self, samples) -> None:
-        x = np.asarray(samples, dtype=float)
+        """Merge a batch (first axis = sample; a scalar is one sample) into the running mean and variance."""
+        from .validate import check_array
+        if samples is None:
+            from .validate import ParameterTypeError
+            raise ParameterTypeError("samples must be a numeric array, got None")
+        x = check_array("samples", samples, finite=False)
         if x.ndim == 0:
             x = x[None]
         nb = x.shape[0]
@@ -89,16 +94,22 @@ class RunningMean:
             return
         if not np.all(np.isfinite(x)):
             raise ValueError("samples must be finite: the Monte Carlo sample contains NaN or inf")
-        mb = x.mean(axis=0)
-        m2b = ((x - mb) ** 2).sum(axis=0)
-        if self.n == 0:
-            self.n, self.mean, self._m2 = nb, mb, m2b
-            return
-        n = self.n + nb
-        delta = mb - self.mean
-        self.mean = self.mean + delta * nb / n
-        self._m2 = self._m2 + m2b + delta ** 2 * self.n * nb / n
-        self.n = n
+        if self.n and np.shape(x)[1:] != np.shape(self.mean):
+            raise ValueError(f"samples must have per-sample shape {np.shape(self.mean)}, got {x.shape[1:]}")
+        with np.errstate(over="ignore", invalid="ignore"):
+            mb = x.mean(axis=0)
+            m2b = ((x - mb) ** 2).sum(axis=0)
+            if self.n == 0:
+                mean, m2, n = mb, m2b, nb
+            else:
+                n = self.n + nb
+                delta = mb - self.mean
+                mean = self.mean + delta * nb / n
+                m2 = self._m2 + m2b + delta ** 2 * self.n * nb / n
+        if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(m2))):
+            raise ValueError("samples: the running mean or variance overflows (magnitudes near 1e308); rescale the "
+                             "quantity before averaging")
+        self.n, self.mean, self._m2 = n, mean, m2
 
     @property
     def var(self):

@@ -77,16 +77,27 @@ def check_array(name: str, value, ndim: int | tuple | None = None, finite: bool 
     >>> check_array("x", [1, 2], ndim=1).tolist()
     [1.0, 2.0]
     """
+    if ndim is not None:
+        dims = (ndim,) if not isinstance(ndim, (tuple, list)) else tuple(ndim)
+        ndim = tuple(check_int("ndim", k, minimum=0, maximum=32) for k in dims)
+    if shape is not None:
+        if not isinstance(shape, (tuple, list)):
+            raise ParameterTypeError(f"shape must be a tuple of non-negative integers, got {shape!r} ({_tname(shape)})")
+        shape = tuple(check_int("shape", k, minimum=0) for k in shape)
+    min_size = check_int("min_size", min_size, minimum=0)
+    if not isinstance(finite, (bool, np.bool_)):
+        raise ParameterTypeError(f"finite must be True or False, got {finite!r} ({_tname(finite)})")
     if value is None or isinstance(value, (str, bytes, bool, dict)):
         raise ParameterTypeError(f"{name} must be a numeric array, got {value!r} ({_tname(value)})")
     try:
         a = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ParameterTypeError(f"{name} must be a numeric array, got {_tname(value)}") from None
-    if ndim is not None and a.ndim not in ((ndim,) if isinstance(ndim, int) else tuple(ndim)):
-        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
-    if shape is not None and a.shape != tuple(shape):
-        raise ValueError(f"{name} must have shape {tuple(shape)}, got {a.shape}")
+    if ndim is not None and a.ndim not in ndim:
+        want = ndim[0] if len(ndim) == 1 else " or ".join(map(str, ndim))
+        raise ValueError(f"{name} must have {want} dimension(s), got shape {a.shape}")
+    if shape is not None and a.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
     if a.size < min_size:
         raise ValueError(f"{name} must have at least {min_size} entries, got {a.size}")
     if finite and not np.all(np.isfinite(a)):

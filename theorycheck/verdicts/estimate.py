@@ -141,7 +141,7 @@ def as_estimate(x, name: str = "x") -> Estimate:
 
 def joint_test(means, exact, cov=None, ses=None, df=None) -> dict:
     r"""One joint test of a vector of estimates against exact values: :math:`T^2=\Delta^\top\Sigma^{-1}\Delta`
-    with :math:`\chi^2_k` (``df`` None) or the Hotelling :math:`F_{k,df-k+1}` law. ``cov`` is the covariance of
+    with :math:`\chi^2_k` (``df`` None or ∞) or the Hotelling :math:`F_{k,df-k+1}` law (``df`` > k − 1). ``cov`` is the covariance of
     the estimated means; ``ses`` alone means independent components. Returns
     ``{"means", "exact", "cov", "t2", "p", "law", "k"}`` (arrays validated, errors name the parameter).
 
@@ -172,7 +172,14 @@ def joint_test(means, exact, cov=None, ses=None, df=None) -> dict:
         raise ValueError("cov must be positive definite") from None
     if not math.isfinite(t2):
         raise ValueError("means, exact and cov give a non-finite statistic (overflow); rescale the components")
-    if df is not None and df - k + 1 > 0:
+    if df is not None:
+        from ..validate import check_real
+        df = check_real("df", df, 0.0, None, low_open=True, allow_inf=True)
+        if df - k + 1 <= 0:
+            raise ValueError(f"df must exceed k − 1 = {k - 1} for the Hotelling law of {k} components, got {df:g} "
+                             "(fewer batches than components: test fewer components or use more batches)")
+        df = None if math.isinf(df) else df     # infinitely many df: the χ² limit
+    if df is not None:
         p = float(stats.f.sf(t2 * (df - k + 1) / (df * k), k, df - k + 1))
         law = f"Hotelling T² (F with {k}, {df - k + 1} df)"
     else:

@@ -571,13 +571,27 @@ def bootstrap_df(sizes, ses, dfs, exponents, replicates: int = BOOTSTRAP_REPLICA
     True
     """
     import hashlib
-    ds = np.asarray(sizes, dtype=float)
-    s = np.asarray(ses, dtype=float)
-    nu = np.asarray(dfs, dtype=float)
+    from ..validate import check_int
+    ds = check_array("sizes", sizes, ndim=1, min_size=2)
+    s = check_array("ses", ses, ndim=1, shape=ds.shape)
+    nu = check_array("dfs", dfs, ndim=(0, 1))
+    nu = np.broadcast_to(nu, ds.shape).astype(float) if nu.ndim == 0 else nu
+    exps = check_array("exponents", exponents, ndim=1, min_size=1)
+    replicates = check_int("replicates", replicates, minimum=100, maximum=10 ** 6)
+    if np.any(ds <= 0):
+        raise ValueError("sizes must be positive")
+    if np.any(s <= 0) or np.any(s > 1e150) or np.any(s < 1e-150):
+        raise ValueError("ses must be positive, within 1e-150..1e150")
+    if nu.shape != ds.shape or np.any(nu <= 0):
+        raise ValueError("dfs must be positive, one per size (or one for all)")
+    if len(ds) < len(exps) + 2:
+        raise ValueError(f"sizes: {len(ds)} sizes cannot test a law with {len(exps) + 1} parameters (need one more)")
     key = hashlib.sha256(b"".join(np.ascontiguousarray(a, dtype=float).tobytes()
-                                  for a in (ds, s, nu, np.asarray(exponents, dtype=float)))).digest()
+                                  for a in (ds, s, nu, exps))).digest()
     rng = np.random.default_rng(np.random.SeedSequence(int.from_bytes(key[:16], "little")))
-    X = np.column_stack([np.ones_like(ds)] + [ds ** (-p) for p in exponents])
+    X = np.column_stack([np.ones_like(ds)] + [ds ** (-p) for p in exps])
+    if np.linalg.matrix_rank(X) < X.shape[1]:
+        raise ValueError("sizes and exponents give a singular fit (repeated sizes or exponents)")
     y = rng.standard_normal((replicates, len(ds))) * s
     s_star = s * np.sqrt(rng.chisquare(nu, (replicates, len(ds))) / nu)
     w = 1.0 / s_star ** 2

@@ -75,7 +75,13 @@ def inequality(name: str, lhs, op: str, rhs, **details) -> SelfCheck:
     name = check_str("name", name)
     ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
     check_choice("op", op, tuple(ops))
-    a, b = np.broadcast_arrays(check_array("lhs", lhs), check_array("rhs", rhs))
+    la, ra = check_array("lhs", lhs), check_array("rhs", rhs)
+    try:
+        a, b = np.broadcast_arrays(la, ra)
+    except ValueError:
+        raise ValueError(f"lhs and rhs must have broadcastable shapes, got {la.shape} and {ra.shape}") from None
+    if a.size == 0:
+        raise ValueError("lhs and rhs must not be empty (an inequality at no point checks nothing)")
     holds = ops[op](a, b)
     slack = (b - a) if op in ("<", "<=") else (a - b)
     details.update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size)})
