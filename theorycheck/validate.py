@@ -31,7 +31,8 @@ import numbers
 import numpy as np
 
 __all__ = ["check_int", "check_real", "check_psd", "check_choice", "check_bool", "check_callable", "check_memory",
-           "check_finite_result", "memory_budget_bytes", "ParameterTypeError", "check_str", "check_array", "MAX_COUNT"]
+           "check_finite_result", "memory_budget_bytes", "ParameterTypeError", "check_str", "check_array", "MAX_COUNT",
+           "check_comparison"]
 
 #: largest count (samples, batches, generators, iterations) a user parameter may ask for in one call
 MAX_COUNT = 10 ** 10
@@ -257,3 +258,25 @@ def check_psd(name: str, mat, tol: float = 1e-10, batch: bool = False) -> np.nda
     if np.min(eig) < -1e-8 * scale:
         raise ValueError(f"{name} must be positive semi-definite (smallest eigenvalue {np.min(eig):.3g})")
     return a
+
+
+#: the comparison operators of an inequality, by their symbol
+COMPARISONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+
+def check_comparison(lhs, op: str, rhs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(holds, lhs, rhs)`` of ``lhs op rhs`` elementwise (``op`` in ``<, <=, >, >=``; broadcast, non-empty,
+    errors name ``lhs``, ``rhs`` or ``op``).
+
+    >>> check_comparison([1.0, 3.0], "<", 2.0)[0].tolist()
+    [True, False]
+    """
+    check_choice("op", op, tuple(COMPARISONS))
+    la, ra = check_array("lhs", lhs), check_array("rhs", rhs)
+    try:
+        a, b = np.broadcast_arrays(la, ra)
+    except ValueError:
+        raise ValueError(f"lhs and rhs must have broadcastable shapes, got {la.shape} and {ra.shape}") from None
+    if a.size == 0:
+        raise ValueError("lhs and rhs must not be empty (an inequality at no point checks nothing)")
+    return COMPARISONS[op](a, b), a, b

@@ -58,7 +58,7 @@ import numpy as np
 from scipy import stats
 
 from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, REFUTED, UNDERSPECIFIED, SubClaim)
-from ..validate import ParameterTypeError, check_array, check_choice, check_real, check_str
+from ..validate import ParameterTypeError, check_array, check_choice, check_comparison, check_real, check_str
 from .estimate import Estimate, as_estimate, joint_test
 
 __all__ = ["identity", "inequality", "search", "agreement", "equivalence", "reproduction", "superiority", "difference",
@@ -214,9 +214,6 @@ def identity(statement: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12
     return _deterministic(sc, err <= tol)
 
 
-_OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
-
-
 def inequality(statement: str, lhs, op: str, rhs, *, undecided: str | None = None, **kw) -> SubClaim:
     """Exact inequality ``lhs op rhs`` (``op`` in ``<, <=, >, >=``), elementwise for arrays.
 
@@ -234,15 +231,7 @@ def inequality(statement: str, lhs, op: str, rhs, *, undecided: str | None = Non
     """
     c = _common(kw)
     statement = check_str("statement", statement)
-    check_choice("op", op, tuple(_OPS))
-    la, ra = check_array("lhs", lhs), check_array("rhs", rhs)
-    try:
-        a, b = np.broadcast_arrays(la, ra)
-    except ValueError:
-        raise ValueError(f"lhs and rhs must have broadcastable shapes, got {la.shape} and {ra.shape}") from None
-    if a.size == 0:
-        raise ValueError("lhs and rhs must not be empty")
-    holds = _OPS[op](a, b)
+    holds, a, b = check_comparison(lhs, op, rhs)
     slack = (b - a) if op in ("<", "<=") else (a - b)
     worst = int(np.argmin(slack)) if slack.size else 0
     c["details"].update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size),

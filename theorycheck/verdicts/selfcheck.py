@@ -71,18 +71,9 @@ def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **d
 def inequality(name: str, lhs, op: str, rhs, **details) -> SelfCheck:
     """An exact inequality between two of our routes (``op`` in ``<, <=, >, >=``; arrays: everywhere),
     e.g. "no realisable weights beat the unconstrained bound"."""
-    from ..validate import check_choice
+    from ..validate import check_comparison
     name = check_str("name", name)
-    ops = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
-    check_choice("op", op, tuple(ops))
-    la, ra = check_array("lhs", lhs), check_array("rhs", rhs)
-    try:
-        a, b = np.broadcast_arrays(la, ra)
-    except ValueError:
-        raise ValueError(f"lhs and rhs must have broadcastable shapes, got {la.shape} and {ra.shape}") from None
-    if a.size == 0:
-        raise ValueError("lhs and rhs must not be empty (an inequality at no point checks nothing)")
-    holds = ops[op](a, b)
+    holds, a, b = check_comparison(lhs, op, rhs)
     slack = (b - a) if op in ("<", "<=") else (a - b)
     details.update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size)})
     return SelfCheck(name, "identity", passed=bool(np.all(holds)), statistic=float(np.min(slack)) if slack.size else 0.0,
