@@ -97,6 +97,7 @@ BASELINES = [
                                                       shape=(2,)), skip=("name",), aliases={"value": "data"}),
     Baseline("theorycheck.validate.check_str", dict(name="label", value="a", nonempty=True), skip=("name",),
              aliases={"value": "label"}),
+    Baseline("theorycheck.validate.check_comparison", dict(lhs=[0.5, 0.7], op="<", rhs=1.0)),
     Baseline("theorycheck.validate.check_psd", dict(name="A", mat=np.eye(2)), skip=("name",), aliases={"mat": "A"}),
     Baseline("theorycheck.validate.check_choice", dict(name="c", value="a", choices=("a", "b")), skip=("name",), aliases={"value": "c"}),
     Baseline("theorycheck.validate.check_bool", dict(name="b", value=True), skip=("name",), aliases={"value": "b"}),
