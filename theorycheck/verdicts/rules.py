@@ -611,7 +611,7 @@ def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float
     (``dfs``), lowered when needed by :func:`bootstrap_df` — the WLS weights are *estimated*
     (1/SE² from the same data), which makes the plug-in SE of the intercept optimistic: with the
     smallest df the rule refuted a true limit in 5.4–6.0 % of datasets at α = 5 % (4 sizes, 6
-    replicates each; simulations of 2026-12-01), with the bootstrap df in 4.6 % (``theorycheck
+    replicates each; simulations of 2026-12-01), with the bootstrap df in 4.7 % (``theorycheck
     selftest`` → ``calibration.md``). ``dfs=None`` means known SEs (normal reference, no bootstrap).
     The sub-claim's p-values are the intersection–union combination over the remaining laws
     (the maximum): confirmed only if *every* plausible law confirms, refuted only if every one
