@@ -539,7 +539,7 @@ def test_quick_run_every_claim_decided(quick_run):
     # trained claims carry their optimiser in chosen
     tr = next(c for c in led.claims if c.id == "001-thm41-trained")
     assert all("optimiser" in s.chosen for s in tr.subclaims)
-    assert {f["stem"] for f in quick_run.figures["lds"]} >= {"lds_wqk_exact_vs_mc", "lds_trained_support",
+    assert {f["stem"] for f in quick_run.figures["lds"]} >= {"lds_wqk_heldout_loss", "lds_trained_support",
                                                              "lds_kf_baseline"}
 
 
