@@ -15,7 +15,7 @@ PACKAGE = textwrap.dedent('''
     from theorycheck.verdicts import Estimate, rules, selfcheck
 
     claims = Claims()
-    BEHAVIOUR = {"mode": "ok"}       # tests set "raise", "selfcheck-fails", "refuted"
+    BEHAVIOUR = {"mode": "ok"}       # tests set "raise", "selfcheck-fails", "refuted", "stress-raises"
 
 
     @claims.fixture
@@ -62,6 +62,8 @@ PACKAGE = textwrap.dedent('''
     @claims.stress("fk-g2", "unit variance of g (σ² = 1)", path="g with variance 1 + v", violation="v",
                    values=[0.0, 0.05, 0.08, 0.15, 0.3])
     def g2_variance(ctx, v):
+        if BEHAVIOUR["mode"] == "stress-raises" and v == 0.15:
+            raise RuntimeError("stress boom")
         # planted breaking point: the exact second moment 1 + v leaves the margin 0.1 between v = 0.08 and 0.15
         return rules.equivalence("E[g²] = 1", Estimate.exact(1.0 + v), 1.0, margin=0.1, scope=f"v = {v}")
 

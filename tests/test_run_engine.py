@@ -78,6 +78,16 @@ def test_assumption_map_finds_the_planted_breaking_point(fake_plugin):
     assert all(re.fullmatch(r"[A-Za-z0-9_.-]+", f["stem"]) for f in out.figures["fake"])
 
 
+def test_a_failed_stress_point_is_recorded_on_its_claim(fake_plugin):
+    fake_plugin.BEHAVIOUR["mode"] = "stress-raises"
+    out = run_papers(["fake"], "quick", 5)
+    g2 = out.ledgers["fake"].claims[0]
+    (a,) = g2.assumptions
+    assert a["name"] == "unit variance of g (σ² = 1)" and a["path"] == "g with variance 1 + v"
+    assert not a["stated"] and a["seed_lines"] is None and "stress boom" in a["error"]
+    assert g2.verdict == "confirmed"             # the claim's own verdict is unaffected
+
+
 def test_reconciliation_recovers_a_planted_setting(fake_plugin):
     out = run_papers(["fake"], "quick", 5)
     (rec,) = out.ledgers["fake"].claims[1].reconciliations

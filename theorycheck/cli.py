@@ -239,7 +239,7 @@ def _cmd_check(args, report: bool) -> int:
     if report and not args.skip_derive_check:        # in its own process, while the checks run
         derive = _start_derive_check(keys, args.quiet)
     from .run import previous_costs
-    costs = previous_costs(out_dir / "STAMP.json", mode)
+    costs = None if args.scheduler else previous_costs(out_dir / "STAMP.json", mode)   # only a local pool uses them
     try:
         out = run_checks(keys, mode, args.seed, args.jobs, args.scheduler, args.quiet, costs)
     finally:

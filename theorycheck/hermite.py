@@ -45,6 +45,7 @@ Example
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from typing import Callable, Sequence
@@ -314,7 +315,10 @@ def _parity(expr: sp.Basic, x: sp.Symbol) -> int:
     return 0
 
 
+@functools.lru_cache(maxsize=1024)
 def _exact_coeff(expr, x, m, kind):
+    """Exact :math:`a_m` of ``expr`` (SymPy) or None; memoised (independent of the quadrature precision, so a
+    coefficient asked for at several ``dps`` or ``m_max`` is integrated once)."""
     w = sp.exp(-sp.Symbol("_t") ** 2 / 2) / sp.sqrt(2 * sp.pi)
     t = sp.Symbol("_t")
     if kind == "smooth":
@@ -328,6 +332,44 @@ def _exact_coeff(expr, x, m, kind):
         r = sp.integrate(sp.expand((fp * he + fn * he.subs(p, -p)) * w.subs(t, p)), (p, 0, sp.oo))
     r = _clean(r)
     return None if r is None else _clean(r / sp.sqrt(sp.factorial(m)))
+
+
+@functools.lru_cache(maxsize=512)
+def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bool) -> tuple:
+    """:func:`hermite_coefficients` of a SymPy expression (validated arguments). Memoised: the result is a
+    deterministic function of the arguments (SymPy expressions are immutable), and derivations ask for the
+    same coefficients several times (tables, Stein checks, the seed's numbers)."""
+    x = _symbol_of(f)
+    if f.has(sp.I) or f.has(sp.zoo, sp.nan, sp.oo):
+        raise ValueError(f"f must be real and finite, got {f}")
+    if x is None:
+        c = sp.nsimplify(f) if f.is_Float else f
+        if not (c.is_number and c.is_real and c.is_finite):
+            raise ValueError(f"f must be a real finite constant, got {f}")
+        return (c,) + (sp.Integer(0),) * m_max
+    bps = list(bps)
+    fun = as_function(f, dps)
+    _check_tails(fun, m_max)
+    out: list = [None] * (m_max + 1)
+    kind = _exact_ok(f, x) if exact else None
+    kinks = find_kinks(f) if kind is None else []
+    par = _parity(f, x) if kind is not None else 0
+    checked = False
+    for m in range(m_max + 1):
+        if par and (-1) ** m != par:
+            out[m] = sp.Integer(0)
+            continue
+        if kind is not None:
+            try:
+                out[m] = _exact_coeff(f, x, m, kind)
+            except (NotImplementedError, ValueError, TypeError):  # pragma: no cover - SymPy gaps
+                out[m] = None
+        if out[m] is None:
+            if not checked:
+                _check_square_integrable(fun, [0.0] + bps + kinks)
+                checked = True
+            out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -361,36 +403,8 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
     if not all(math.isfinite(b) for b in bps):
         raise ValueError("breakpoints must be finite")
     if isinstance(f, sp.Basic):
-        x = _symbol_of(f)
-        if f.has(sp.I) or f.has(sp.zoo, sp.nan, sp.oo):
-            raise ValueError(f"f must be real and finite, got {f}")
-        if x is None:
-            c = sp.nsimplify(f) if f.is_Float else f
-            if not (c.is_number and c.is_real and c.is_finite):
-                raise ValueError(f"f must be a real finite constant, got {f}")
-            return [c] + [sp.Integer(0)] * m_max
-        fun = as_function(f, dps)
-        _check_tails(fun, m_max)
-        out: list = [None] * (m_max + 1)
-        kind = _exact_ok(f, x) if exact else None
-        kinks = find_kinks(f) if kind is None else []
-        par = _parity(f, x) if kind is not None else 0
-        checked = False
-        for m in range(m_max + 1):
-            if par and (-1) ** m != par:
-                out[m] = sp.Integer(0)
-                continue
-            if kind is not None:
-                try:
-                    out[m] = _exact_coeff(f, x, m, kind)
-                except (NotImplementedError, ValueError, TypeError):  # pragma: no cover - SymPy gaps
-                    out[m] = None
-            if out[m] is None:
-                if not checked:
-                    _check_square_integrable(fun, [0.0] + bps + kinks)
-                    checked = True
-                out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks)
-        return out
+        return list(_sympy_coefficients(f, m_max, dps, tuple(bps), bool(exact)))
+    fun = as_function(f, dps)
     fun = as_function(f, dps)
     _check_tails(fun, m_max)
     _check_square_integrable(fun, [0.0] + bps)

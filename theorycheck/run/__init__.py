@@ -9,7 +9,7 @@ from ..claims import Ledger
 from ..context import RunContext
 from ..verdicts.aggregate import finalize
 from .local import default_jobs, run_tasks
-from .tasks import Task, TaskResult, execute, plan
+from .tasks import Task, TaskResult, execute, failed_path_record, plan
 
 __all__ = ["run_papers", "assemble", "plan", "execute", "run_tasks", "default_jobs", "Task", "TaskResult", "RunOutput",
            "previous_costs"]
@@ -57,11 +57,11 @@ def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
         led.add(claim)
         figs += r.figures
     finalize(led)
-    figs += _assumption_maps(paper, led, mode, seed, results)
+    figs += _assumption_maps(paper, led, results)
     return led, figs
 
 
-def _assumption_maps(paper, led, mode, seed, results) -> list:
+def _assumption_maps(paper, led, results) -> list:
     """Attach every decided stress path of ``paper`` (its ``path`` task) to its claim; return the path figures."""
     by_id = {c.id: c for c in led.claims}
     figs = []
@@ -71,10 +71,7 @@ def _assumption_maps(paper, led, mode, seed, results) -> list:
         if r is None or claim is None:
             continue
         if r.error:                                   # the deciding task itself failed: recorded on the claim
-            spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
-            claim.assumptions.append({"name": st.assumption, "stated": bool(spec and spec.stated),
-                                      "seed_lines": list(spec.lines) if spec and spec.lines else None,
-                                      "uses": spec.uses if spec else "", "path": st.path, "error": r.error})
+            claim.assumptions.append(failed_path_record(paper, st, r.error))
             continue
         claim.assumptions.append(r.value)
         figs += r.figures

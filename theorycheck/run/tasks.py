@@ -25,7 +25,7 @@ from typing import Any
 
 from ..context import RunContext
 
-__all__ = ["Task", "TaskResult", "plan", "execute"]
+__all__ = ["Task", "TaskResult", "plan", "execute", "failed_path_record"]
 
 
 @dataclass(frozen=True)
@@ -96,18 +96,30 @@ def plan(paper_list, mode: str) -> list[Task]:
     return tasks
 
 
+def _assumption_spec(paper, st):
+    """The declared assumption that the stress path ``st`` stresses (None if undeclared)."""
+    return next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
+
+
+def failed_path_record(paper, st, error: str) -> dict:
+    """The JSON-ready record of the stress path ``st`` whose points or deciding task failed with ``error``
+    (attached to its claim, so the failure is reported, never dropped)."""
+    spec = _assumption_spec(paper, st)
+    return {"name": st.assumption, "stated": bool(spec and spec.stated),
+            "seed_lines": list(spec.lines) if spec and spec.lines else None,
+            "uses": spec.uses if spec else "", "path": st.path, "error": error}
+
+
 def _decide_path(paper, st, ctx, deps: dict):
     """The decided stress path ``st`` (a JSON-ready dict) and its figure, from its points' task results."""
     from ..assumptions import decide_path, path_figure
     from ..figures import figure_stem, render_figure
     vals = st.value_list(ctx)
     rs = [deps[f"{paper.key}:stress:{st.key}[{v}]"] for v in vals]
-    spec = next((a for a in paper.claims.assumptions if a.claim == st.claim and a.name == st.assumption), None)
+    spec = _assumption_spec(paper, st)
     bad = [r for r in rs if r.error]
     if bad:
-        return {"name": st.assumption, "stated": bool(spec and spec.stated),
-                "seed_lines": list(spec.lines) if spec and spec.lines else None,
-                "uses": spec.uses if spec else "", "path": st.path, "error": bad[0].error}, []
+        return failed_path_record(paper, st, bad[0].error), []
     res = decide_path(st, spec, vals, [r.value for r in rs])
     made = path_figure(st.claim, res)
     if made is None:

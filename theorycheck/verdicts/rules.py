@@ -236,13 +236,12 @@ def inequality(statement: str, lhs, op: str, rhs, *, undecided: str | None = Non
     worst = int(np.argmin(slack)) if slack.size else 0
     c["details"].update({"op": op, "violations": int(np.sum(~holds)), "points": int(holds.size),
                          "worst_index": worst})
-    if undecided is not None:
-        c["details"].update({"undecided": check_str("undecided", undecided), "holds": bool(np.all(holds))})
     sc = SubClaim(statement, "inequality", statistic=float(slack.ravel()[worst]) if slack.size else None,
                   statistic_name="smallest slack (positive = holds)",
                   estimate=float(a.ravel()[worst]) if a.size else None,
                   target=float(b.ravel()[worst]) if b.size else None, n=int(holds.size), **c)
-    if undecided is not None:
+    if undecided is not None:                      # decided by the sizes, not by the data: inconclusive
+        sc.details.update({"undecided": check_str("undecided", undecided), "holds": bool(np.all(holds))})
         sc.verdict = INCONCLUSIVE
         return sc
     return _deterministic(sc, bool(np.all(holds)))
