@@ -143,9 +143,8 @@ def derive_check(keys=None, quiet: bool = False) -> list[str]:
 def _start_derive_check(keys, quiet: bool):
     """``(pool, future)`` of :func:`derive_check` running in a separate process."""
     import concurrent.futures as cf
-    import multiprocessing
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
+    from .run.local import worker_context
+    ctx = worker_context()
     pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
     return pool, pool.submit(derive_check, list(keys) if keys else None, quiet)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-import multiprocessing
 from collections import Counter
 from pathlib import Path
 
@@ -55,8 +54,8 @@ def run_stability(keys, n_seeds: int = 20, jobs: int = 1, base_seed: int = 1, ou
         for s in seeds:
             per_seed[s] = seed_verdicts(keys, s)
     else:
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
+        from .run.local import worker_context
+        ctx = worker_context()
         with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
             futs = {pool.submit(seed_verdicts, list(keys), s): s for s in seeds}
             for f in cf.as_completed(futs):

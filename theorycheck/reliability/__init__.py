@@ -207,11 +207,10 @@ def _fuzz_one(part: str, index: int) -> dict:
 def fuzz(parts=PARTS, jobs: int = 2) -> dict:
     """Fuzz every baseline of ``parts`` in worker processes (address space limited); return the outcome rows."""
     import concurrent.futures as cf
-    import multiprocessing
     items = [(p, i, b) for p in parts for i, b in enumerate(_part_baselines(p))]
     bases = [b for _, _, b in items]
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
+    from ..run.local import worker_context
+    ctx = worker_context()
     out = {}
     with cf.ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx, initializer=_limit_memory) as pool:
         futs = {pool.submit(_fuzz_one, p, i): b for p, i, b in items}

@@ -21,7 +21,25 @@ import os
 
 from .tasks import Task, TaskResult, execute
 
-__all__ = ["run_tasks", "default_jobs", "critical_path"]
+__all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "PRELOAD"]
+
+
+#: modules the fork server imports once, so that every worker forked from it starts with them loaded (the
+#: built-in papers' modules, not the paper registry: plugins installed later are still found by the workers)
+PRELOAD = ("theorycheck.run.tasks", "theorycheck.papers.gla", "theorycheck.papers.lds", "theorycheck.papers.nonlinear",
+           "matplotlib.pyplot")
+
+
+def worker_context():
+    """The ``multiprocessing`` context of every pool of worker processes (checks, derivations, stability,
+    reliability): ``forkserver`` where available — workers are forked from a clean server process that has
+    imported :data:`PRELOAD` once, instead of each worker importing NumPy, SciPy, SymPy and matplotlib itself —
+    else ``spawn``. (The preload list takes effect when the server starts, i.e. at the first pool.)"""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(PRELOAD))
+        return ctx
+    return multiprocessing.get_context("spawn")  # pragma: no cover - Windows / macOS without forkserver
 
 
 def default_jobs() -> int:
@@ -66,9 +84,7 @@ def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=N
     rank = critical_path(tasks, costs)
     pending = sorted(tasks, key=lambda t: -rank[t.id])
     running: dict[cf.Future, Task] = {}
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
         while pending or running:
             for t in [t for t in pending if all(d in results for d in t.deps)][:max(0, jobs + 1 - len(running))]:
                 pending.remove(t)           # one queued beyond the workers, so none waits on the parent
