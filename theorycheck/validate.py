@@ -55,8 +55,8 @@ def _fmt(x):
 
 
 def _bound(which: str, b):
-    if b is None:
-        return None
+    if b is None or type(b) is int or (type(b) is float and math.isfinite(b)):     # the common cases, fast
+        return b
     if isinstance(b, bool) or not isinstance(b, (numbers.Real, np.integer, np.floating)) or not math.isfinite(float(b)):
         raise ParameterTypeError(f"{which} must be a finite number or None, got {b!r} ({_tname(b)})")
     return b
@@ -111,7 +111,9 @@ def check_int(name: str, value, minimum: int | None = None, maximum: int | None 
     minimum, maximum = _bound("minimum", minimum), _bound("maximum", maximum)
     if minimum is not None and maximum is not None and minimum > maximum:
         raise ValueError(f"minimum ({minimum}) must not exceed maximum ({maximum}) for {name}")
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+    if type(value) is int:                          # the common case, fast
+        pass
+    elif isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
         elif isinstance(value, (float, np.floating, numbers.Real)) and not isinstance(value, bool):
@@ -136,26 +138,30 @@ def check_real(name: str, value, low: float | None = None, high: float | None = 
     low, high = _bound("low", low), _bound("high", high)
     if low is not None and high is not None and low > high:
         raise ValueError(f"low ({low}) must not exceed high ({high}) for {name}")
-    if isinstance(value, (bool, np.bool_, str, bytes)) or (isinstance(value, np.ndarray) and value.ndim != 0):
-        raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})")
-    try:
+    if type(value) is float or type(value) is int:  # the common cases, fast
         v = float(value)
-    except (TypeError, ValueError):
-        raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})") from None
-    lo_br = "(" if (low_open or low is None) else "["
-    hi_br = ")" if (high_open or high is None) else "]"
-    interval = f"{lo_br}{'-inf' if low is None else _fmt(low)}, {'inf' if high is None else _fmt(high)}{hi_br}"
+    else:
+        if isinstance(value, (bool, np.bool_, str, bytes)) or (isinstance(value, np.ndarray) and value.ndim != 0):
+            raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})")
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise ParameterTypeError(f"{name} must be a real number, got {value!r} ({_tname(value)})") from None
+    def interval():                                  # formatted only for an error message
+        lo_br = "(" if (low_open or low is None) else "["
+        hi_br = ")" if (high_open or high is None) else "]"
+        return f"{lo_br}{'-inf' if low is None else _fmt(low)}, {'inf' if high is None else _fmt(high)}{hi_br}"
     if math.isnan(v):
-        raise ValueError(f"{name} must be in {interval}, got nan")
+        raise ValueError(f"{name} must be in {interval()}, got nan")
     if math.isinf(v) and not (allow_inf and v > 0 and high is None):
-        raise ValueError(f"{name} must be finite and in {interval}, got {v}")
+        raise ValueError(f"{name} must be finite and in {interval()}, got {v}")
     bad = False
     if low is not None:
         bad |= v <= low if low_open else v < low
     if high is not None:
         bad |= v >= high if high_open else v > high
     if bad:
-        raise ValueError(f"{name} must be in {interval}, got {_fmt(v) if isinstance(v, float) else v}")
+        raise ValueError(f"{name} must be in {interval()}, got {_fmt(v) if isinstance(v, float) else v}")
     return v
 
 
