@@ -318,6 +318,45 @@ def test_gla_stack_one_layer_is_gla_forward_and_gradient_is_exact():
             assert g[k][i, j] == pytest.approx(fd, rel=1e-6, abs=1e-8)
 
 
+def test_gla_stack_fast_passes_match_the_full_computation_and_are_thread_safe():
+    """The training passes evaluate the last layer at the query row only, in per-thread scratch buffers; they
+    must agree with the full layer-by-layer computation (``_cache``), and concurrent threads must not share
+    buffers."""
+    import threading
+    from theorycheck.models.attention import gla_stack_forward, gla_stack_loss_and_grad
+    rng = np.random.default_rng(12)
+    cases = []
+    for B, T, d, L in ((5, 2, 1, 1), (7, 9, 3, 2), (3, 12, 4, 4), (400, 21, 3, 3), (400, 21, 3, 3)):
+        X, Y = rng.standard_normal((B, T, d)), rng.standard_normal((B, T))
+        Ws = [0.3 * rng.standard_normal((d + 1, d + 1)) for _ in range(2 * L)]
+        lams = [float(x) for x in rng.uniform(0.3, 0.95, L)]
+        full = gla_stack_forward(X, Y, lams, Ws[:L], Ws[L:], True, _cache=[])
+        np.testing.assert_allclose(gla_stack_forward(X, Y, lams, Ws[:L], Ws[L:], True), full, rtol=1e-13, atol=1e-15)
+        cases.append((X, Y, lams, Ws, L, gla_stack_loss_and_grad(X, Y, lams, Ws[:L], Ws[L:], True)))
+    errors = []
+
+    def worker(k):
+        try:
+            for _ in range(10):
+                for X, Y, lams, Ws, L, (loss, gK, gV) in cases[k]:
+                    l2, gK2, gV2 = gla_stack_loss_and_grad(X, Y, lams, Ws[:L], Ws[L:], True)
+                    assert l2 == loss and all(np.array_equal(a, b) for a, b in zip(gK + gV, gK2 + gV2))
+        except Exception as exc:                # pragma: no cover - reported below
+            errors.append(exc)
+    import sys
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)                 # switch threads often: inside the passes
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in (slice(3, 4), slice(4, 5))]   # same shapes
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors
+
+
 def test_train_gla_stack_lowers_the_loss_and_is_reproducible():
     from theorycheck.models.prompts import ar1_drift_prompts
     X, Y = ar1_drift_prompts(np.random.default_rng(3), 64, 0.9, 8, np.eye(2), 1.0, 0.05, 0.0)

@@ -957,10 +957,13 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     def grad(th):
         g = np.empty(m)
         hstep = 1e-30 * max(1.0, float(np.max(np.abs(th))))
+        base = th.astype(complex)
+        tc = base.copy()                             # perturbed in place, one coordinate at a time
+        u, A, b = tc[:d], tc[d + 1:d + 1 + d * d].reshape(d, d), tc[d + 1 + d * d:]      # views of tc (= unpack)
         for k in range(m):
-            tc = th.astype(complex)
-            tc[k] += 1j * hstep
-            g[k] = loss(tc).imag / hstep
+            tc[k] = base[k] + 1j * hstep
+            g[k] = _full_loss(u, tc[d], A, b, consts).imag / hstep
+            tc[k] = base[k]
         return g
 
     rng = np.random.default_rng(check_int("seed", seed, minimum=0))
@@ -1275,11 +1278,13 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
     P = [init_scale * rng.standard_normal((D, D)) for _ in range(2 * depth)]
     m1 = [np.zeros((D, D)) for _ in P]
     m2 = [np.zeros((D, D)) for _ in P]
-    from .models.attention import gla_stack_forward
+    from .models.attention import _gla_stack_params, _gla_tokens, _stack_core
+    Z_train = _gla_tokens(X, Y)                      # the training prompts' tokens, built once for the Armijo trials
 
-    def loss_at(Q):
+    def loss_at(Q):                                  # gla_stack_forward(X, Y, lams, Q[:depth], Q[depth:], normalise)
+        _, W_KQs, W_Vs = _gla_stack_params(lams, Q[:depth], Q[depth:], D)     # its checks of the trial weights
         with np.errstate(over="ignore", invalid="ignore"):
-            r = gla_stack_forward(X, Y, lams, Q[:depth], Q[depth:], normalise) - Y[:, -1]
+            r = _stack_core(Z_train, lams, W_KQs, W_Vs, normalise, keep=True) - Y[:, -1]
             val = float(np.mean(r * r))
         return val if math.isfinite(val) else math.inf
 

@@ -22,9 +22,11 @@ Reduced linear attention on context statistics (paper 004)
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
-from ..validate import ParameterTypeError, check_array, check_int, check_real
+from ..validate import ParameterTypeError, check_array, check_bool, check_int, check_real
 from .filters import check_streams
 
 __all__ = ["gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_loss_and_grad", "token_matrix", "attention_forward", "attention_predict",
@@ -97,19 +99,35 @@ def gla_stream_errors(X, Y, lam, Gamma):
     return E
 
 
-def _gla_tokens(X, Y):
-    X = check_array("X", X, ndim=3)
-    if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
-        raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
-    Y = check_array("Y", Y, ndim=2, shape=X.shape[:2])
-    y = Y.copy()
-    y[:, -1] = 0.0                                   # the query's label slot is 0
-    return np.concatenate([X, y[:, :, None]], axis=2)
+def _float_array(name, value, shape):
+    # the common case (a finite float64 ndarray of the stated shape) is returned as is, which is what check_array
+    # returns for it; anything else goes through check_array (same result, same errors)
+    if type(value) is np.ndarray and value.dtype == np.float64 and value.shape == shape and np.isfinite(value).all():
+        return value
+    return check_array(name, value, ndim=len(shape), shape=shape)
+
+
+def _gla_tokens(X, Y, scratch=False):
+    if not (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 3 and X.shape[1] >= 2
+            and X.shape[0] >= 1 and X.shape[2] >= 1 and np.isfinite(X).all()):
+        X = check_array("X", X, ndim=3)
+        if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
+            raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
+    Y = _float_array("Y", Y, X.shape[:2])
+    B, T, d = X.shape
+    Z = _scratch("Z0", (B, T, d + 1)) if scratch else np.empty((B, T, d + 1))    # tokens z_i = (x_i, y_i)
+    Z[:, :, :d] = X
+    Z[:, :, d] = Y
+    Z[:, -1, d] = 0.0                                # the query's label slot is 0
+    return Z
 
 
 def _gla_stack_params(lams, W_KQs, W_Vs, D):
-    lams = check_array("lams", lams, ndim=(0, 1))
-    lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
+    if type(lams) in (list, tuple) and lams and all(type(x) is float and 0.0 < x <= 1.0 for x in lams):
+        lams = list(lams)                            # what the checks below return for gates already valid
+    else:
+        lams = check_array("lams", lams, ndim=(0, 1))
+        lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
         if not isinstance(group, (list, tuple)):
             raise ParameterTypeError(f"{name} must be a list of ({D}, {D}) matrices, one per layer, got "
@@ -119,15 +137,207 @@ def _gla_stack_params(lams, W_KQs, W_Vs, D):
                          f"{len(W_Vs)}")
     Ws = []
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
-        Ws.append([check_array(f"{name}[{k}]", W, ndim=2, shape=(D, D)) for k, W in enumerate(group)])
+        Ws.append([_float_array(f"{name}[{k}]", W, (D, D)) for k, W in enumerate(group)])
     return lams, Ws[0], Ws[1]
 
 
+_DECAY_CACHE = {}
+
+
 def _decay_matrix(T, lam, normalise):
-    j = np.arange(T)
-    age = j[:, None] - j[None, :]
-    M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0)
-    return (1.0 - lam) * M if normalise else M
+    # read-only and cached: the same (T, λ, normalise) recurs at every training step
+    key = (T, lam, normalise)
+    M = _DECAY_CACHE.get(key)
+    if M is None:
+        j = np.arange(T)
+        age = j[:, None] - j[None, :]
+        M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0)
+        M = (1.0 - lam) * M if normalise else M
+        M.setflags(write=False)
+        if len(_DECAY_CACHE) >= 256:
+            _DECAY_CACHE.clear()
+        _DECAY_CACHE[key] = M
+    return M
+
+
+_SCRATCH_BYTES = 64 * 2 ** 20
+_LOCAL = threading.local()
+
+
+def _thread_state() -> dict:
+    # the scratch buffers and the kept run belong to one thread (a Dask worker may run tasks in several threads of
+    # one process: shared buffers would be overwritten by another thread's pass)
+    st = getattr(_LOCAL, "state", None)
+    if st is None:
+        st = _LOCAL.state = {"scratch": {}, "kept": []}
+    return st
+
+
+def _scratch(tag, shape, zeros=False):
+    # a reusable buffer for a large temporary of the private passes below (never returned to a caller): malloc hands
+    # fresh allocations of this size back to the OS, and page-faulting them in again at every training step costs
+    # more than the arithmetic. Buffers above 4 MB are not kept; at most 64 MB are kept in all. ``zeros``: created
+    # zero (for buffers whose callers only ever write the same non-zero positions)
+    key = (tag, shape)
+    scratch = _thread_state()["scratch"]
+    a = scratch.get(key)
+    if a is None:
+        a = np.zeros(shape) if zeros else np.empty(shape)
+        if a.nbytes <= 4 * 2 ** 20:
+            if sum(x.nbytes for x in scratch.values()) + a.nbytes > _SCRATCH_BYTES:
+                scratch.clear()
+            scratch[key] = a
+    return a
+
+
+def _stack_layer(Z, M, Wk, Wv, k):
+    # one full layer: Z + A V with A = (Q Zᵀ) ∘ M, Q = Z W_KQᵀ, V = Z W_Vᵀ (per prompt), in the buffers of layer k
+    B, T, D = Z.shape
+    Zf = Z.reshape(B * T, D)
+    Q = np.matmul(Zf, Wk.T, out=_scratch(("Q", k), (B * T, D))).reshape(B, T, D)
+    Zt = _scratch("Zt", (B, D, T))
+    Zt[...] = Z.transpose(0, 2, 1)
+    A = np.matmul(Q, Zt, out=_scratch(("A", k), (B, T, T)))
+    A *= M
+    V = np.matmul(Zf, Wv.T, out=_scratch(("V", k), (B * T, D))).reshape(B, T, D)
+    Zn = np.matmul(A, V, out=_scratch(("Z", k + 1), (B, T, D)))
+    Zn += Z
+    return Zn, Q, A, V
+
+
+def _tail_rows(T):
+    m = T % 4
+    return min(m + 4 if m < 2 else m, T)
+
+
+def _stack_core(Z, lams, W_KQs, W_Vs, normalise, tape=None, keep=False):
+    # the unchecked forward pass on tokens Z (B, T, D); ``tape`` (a list) receives what the backward pass needs.
+    # ``keep``: remember this run (inputs, prediction, tape) for _kept_run until the next run, which overwrites the
+    # scratch buffers the tape lives in (Z itself must then not be a scratch buffer)
+    kept = _thread_state()["kept"]
+    kept.clear()
+    if keep and tape is None:
+        tape = []
+    out = _stack_run(Z, lams, W_KQs, W_Vs, normalise, tape)
+    if keep:
+        kept.append((Z, [W.copy() for W in (*W_KQs, *W_Vs)], list(lams), normalise, out.copy(), tape))
+    return out
+
+
+def _kept_run(Z, lams, W_KQs, W_Vs, normalise):
+    # (prediction, tape) of the kept run if its inputs were bit for bit these (its numbers are then exactly those a
+    # new run would compute), else None. Training asks for the gradient at the accepted Armijo trial point, whose
+    # forward pass has just been run
+    kept = _thread_state()["kept"]
+    if not kept:
+        return None
+    Zk, Wk, lk, nk, yk, tk = kept[0]
+    Ws = (*W_KQs, *W_Vs)
+    if nk != normalise or lk != list(lams) or Zk.shape != Z.shape or len(Wk) != len(Ws):
+        return None
+    for W, V in zip(Ws, Wk):
+        if W.shape != V.shape or not np.array_equal(W.view(np.uint64), V.view(np.uint64)):
+            return None
+    if not np.array_equal(Z.view(np.uint64), Zk.view(np.uint64)):
+        return None
+    return yk.copy(), tk
+
+
+def _stack_run(Z, lams, W_KQs, W_Vs, normalise, tape):
+    B, T, D = Z.shape
+    L = len(lams)
+    for k in range(L - 1):
+        M = _decay_matrix(T, lams[k], normalise)
+        Zn, Q, A, V = _stack_layer(Z, M, W_KQs[k], W_Vs[k], k)
+        if tape is not None:
+            tape.append((Z, Q, A, V, M))
+        Z = Zn
+    # last layer: the prediction reads only the query row. The last m rows are computed, m = 2..5 with m = T mod 4:
+    # the per-prompt products then stay on the BLAS matrix-matrix kernel, in the same position of its row tiling,
+    # hence with the same rounding as the full product. Bounded entries guarantee that the rows not computed are
+    # finite (the full computation is used otherwise), so dropping them changes no value of the backward pass
+    M = _decay_matrix(T, lams[-1], normalise)
+    Wk, Wv = W_KQs[-1], W_Vs[-1]
+    if max(Z.max(), -Z.min()) < 1e60 and max(Wk.max(), -Wk.min(), Wv.max(), -Wv.min()) < 1e60:
+        m = _tail_rows(T)
+        Zm = _scratch("Zm", (B, m, D))
+        Zm[...] = Z[:, T - m:, :]
+        Qm = np.matmul(Zm.reshape(B * m, D), Wk.T, out=_scratch(("Qm", L - 1), (B * m, D))).reshape(B, m, D)
+        Zt = _scratch("Zt", (B, D, T))
+        Zt[...] = Z.transpose(0, 2, 1)
+        Am = np.matmul(Qm, Zt, out=_scratch(("Am", L - 1), (B, m, T)))
+        Am *= M[T - m:]
+        V = np.matmul(Z.reshape(B * T, D), Wv.T, out=_scratch(("V", L - 1), (B * T, D))).reshape(B, T, D)
+        out = Z[:, -1, -1] + np.matmul(Am, V, out=Zm)[:, -1, -1]
+        if tape is not None:
+            tape.append((Z, Qm[:, -1], Am[:, -1], V, M, True))
+        return out
+    Q = Z @ Wk.T
+    A = (Q @ Z.transpose(0, 2, 1)) * M
+    V = Z @ Wv.T
+    if tape is not None:
+        tape.append((Z, Q, A, V, M))
+    return (Z + A @ V)[:, -1, -1]
+
+
+def _stack_backward(tape, g, W_KQs, W_Vs):
+    # reverse mode through the residual stream; g = dL/dŷ (B,). Returns (grads_KQ, grads_V)
+    L = len(tape)
+    gK, gV = [None] * L, [None] * L
+    for k in reversed(range(L)):
+        entry = tape[k]
+        Z = entry[0]
+        B, T, D = Z.shape
+        Zf = Z.reshape(B * T, D)
+        if len(entry) == 6:
+            # last layer, only dZ[:, T-1, D-1] = g is non-zero: every product below with a single non-zero term is
+            # that term, so dV, dS, dSᵀQ and dV W_V reduce to elementwise products (exactly, as all entries are finite)
+            _, q, a, V, M, _ = entry
+            # (the zero entries of dV, dQ and dSm below are never written: buffers created zero)
+            dV = _scratch("dV_last", (B, T, D), zeros=True)
+            dv = np.multiply(a, g[:, None], out=dV[:, :, D - 1])               # dV[:, :, D-1]
+            m = _tail_rows(T)                                   # products over the last m rows: see _stack_core
+            dSm = _scratch("dS_last", (B, m, T), zeros=True)
+            s = np.multiply(g[:, None], V[:, :, D - 1], out=dSm[:, -1])
+            s *= M[T - 1]                                        # dS[:, T-1, :]
+            dqm = np.matmul(dSm, Z, out=_scratch("dQm", (B, m, D)))
+            dQ = _scratch("dQ_last", (B, T, D), zeros=True)
+            dq = dQ[:, T - 1]
+            dq[...] = dqm[:, -1]                                 # dQ[:, T-1, :]
+            gV[k] = dV.reshape(-1, D).T @ Zf
+            gK[k] = dQ.reshape(-1, D).T @ Zf
+            if k > 0:
+                dZ = np.multiply(s[:, :, None], q[:, None, :], out=_scratch(("dZ", k % 2), (B, T, D)))   # dSᵀ Q
+                dZ += np.multiply(dv[:, :, None], W_Vs[k][D - 1], out=_scratch("tmp", (B * T, D)).reshape(B, T, D))  # dV W_V
+                last = np.zeros((B, D))
+                last[:, D - 1] = g
+                last += s[:, T - 1, None] * q
+                last += (dqm.reshape(B * m, D) @ W_KQs[k]).reshape(B, m, D)[:, -1]
+                last += dv[:, T - 1, None] * W_Vs[k][D - 1]
+                dZ[:, T - 1] = last
+            continue
+        _, Q, A, V, M = entry
+        dV = _scratch("dV", (B, T, D))
+        dQ = _scratch("dQ", (B, T, D))
+        if k == L - 1:
+            dZ = np.zeros((B, T, D))
+            dZ[:, -1, -1] = g
+        np.matmul(A.transpose(0, 2, 1), dZ, out=dV)                # dO = dZ (residual)
+        Vt = _scratch("Vt", (B, D, T))
+        Vt[...] = V.transpose(0, 2, 1)
+        dS = np.matmul(dZ, Vt, out=_scratch("dS", (B, T, T)))
+        dS *= M
+        np.matmul(dS, Z, out=dQ)
+        gV[k] = dV.reshape(-1, D).T @ Zf
+        gK[k] = dQ.reshape(-1, D).T @ Zf
+        if k > 0:
+            t = np.matmul(dS.transpose(0, 2, 1), Q, out=_scratch(("dZ", k % 2), (B, T, D)))
+            t += dZ
+            tmp = _scratch("tmp", (B * T, D))
+            t += np.matmul(dQ.reshape(-1, D), W_KQs[k], out=tmp).reshape(B, T, D)
+            t += np.matmul(dV.reshape(-1, D), W_Vs[k], out=tmp).reshape(B, T, D)
+            dZ = t
+    return gK, gV
 
 
 def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
@@ -139,25 +349,25 @@ def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
     position), with :math:`c_\ell=1`, or :math:`c_\ell=1-\lambda_\ell` when ``normalise`` (gate weights
     summing to at most 1: a reparametrisation :math:`W_V\to(1-\lambda)W_V` of the same model). The prediction
     is the label slot of the query after the last layer. One layer without normalisation is
-    :func:`gla_forward`.
+    :func:`gla_forward`. The last layer is evaluated at the query position only (all the prediction reads).
 
     >>> rng = np.random.default_rng(0); X = rng.standard_normal((3, 4, 2)); Y = rng.standard_normal((3, 4))
     >>> W = [rng.standard_normal((3, 3))]; V = [rng.standard_normal((3, 3))]
     >>> bool(np.allclose(gla_stack_forward(X, Y, [0.7], W, V), gla_forward(X, Y, 0.7, W[0], V[0])))
     True
     """
-    Z = _gla_tokens(X, Y)
+    Z = _gla_tokens(X, Y, scratch=_cache is None)
     B, T, D = Z.shape
     lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
-    from ..validate import check_bool
     normalise = check_bool("normalise", normalise)
-    for lam, Wk, Wv in zip(lams, W_KQs, W_Vs):
+    if _cache is None:
+        return _stack_core(Z, lams, W_KQs, W_Vs, normalise)
+    for lam, Wk, Wv in zip(lams, W_KQs, W_Vs):      # every layer in full, its (Z, Q, A, V, M) appended to _cache
         M = _decay_matrix(T, lam, normalise)
         Q = Z @ Wk.T                                  # queries q_j = W_KQ z_j
         A = (Q @ Z.transpose(0, 2, 1)) * M            # A[j, i] = c λ^{j-i} q_j·z_i, i <= j
         V = Z @ Wv.T                                  # values v_i = W_V z_i
-        if _cache is not None:
-            _cache.append((Z, Q, A, V, M))
+        _cache.append((Z, Q, A, V, M))
         Z = Z + A @ V
     return Z[:, -1, -1]
 
@@ -165,6 +375,8 @@ def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
 def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
     r"""MSE :math:`\frac1B\sum_b(\hat y_b-y_{b,n+1})^2` (not halved) of :func:`gla_stack_forward` and its
     exact gradients (reverse mode through the residual stream). Returns ``(loss, grads_KQ, grads_V)``.
+    The forward pass of the last private run with bit-identical inputs is reused (training evaluates the
+    accepted Armijo trial point just before asking for its gradient).
 
     >>> rng = np.random.default_rng(1); X = rng.standard_normal((4, 3, 2)); Y = rng.standard_normal((4, 3))
     >>> W = [0.3 * rng.standard_normal((3, 3)) for _ in range(2)]; V = [0.3 * rng.standard_normal((3, 3)) for _ in range(2)]
@@ -174,24 +386,20 @@ def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
     >>> bool(abs(fd - gK[1][0, 2]) < 1e-4 * max(1.0, abs(fd)))
     True
     """
-    cache = []
-    yhat = gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise, _cache=cache)
+    Z = _gla_tokens(X, Y, scratch=True)
+    B, T, D = Z.shape
+    lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
+    normalise = check_bool("normalise", normalise)
+    kept = _kept_run(Z, lams, W_KQs, W_Vs, normalise)
+    if kept is None:
+        tape = []
+        yhat = _stack_core(Z, lams, W_KQs, W_Vs, normalise, tape)
+    else:
+        yhat, tape = kept
     Y = np.asarray(Y, dtype=float)
-    B = Y.shape[0]
     r = yhat - Y[:, -1]
     loss = float(np.mean(r * r))
-    dZ = np.zeros_like(cache[0][0])
-    dZ[:, -1, -1] = 2.0 * r / B
-    gK, gV = [None] * len(cache), [None] * len(cache)
-    for k in reversed(range(len(cache))):
-        Z, Q, A, V, M = cache[k]
-        D = Z.shape[2]
-        dV = A.transpose(0, 2, 1) @ dZ                 # dO = dZ (residual)
-        dS = (dZ @ V.transpose(0, 2, 1)) * M
-        dQ = dS @ Z
-        gV[k] = dV.reshape(-1, D).T @ Z.reshape(-1, D)
-        gK[k] = dQ.reshape(-1, D).T @ Z.reshape(-1, D)
-        dZ = dZ + dS.transpose(0, 2, 1) @ Q + dQ @ np.asarray(W_KQs[k], float) + dV @ np.asarray(W_Vs[k], float)
+    gK, gV = _stack_backward(tape, 2.0 * r / B, W_KQs, W_Vs)
     return loss, gK, gV
 
 
