@@ -1255,6 +1255,44 @@ def _feature_forms(T: int, s: int):
     return n, feats, mats, qidx
 
 
+class _SharedIsserlisForms:
+    """Isserlis forms ``K -> expect_product(K, *product) / divisor`` (batched K) sharing their evaluation: the first
+    form of a group called on a given K evaluates every product of its group on that K with one
+    :func:`theorycheck.gaussian.expect_products` call (one PSD validation of K); the other forms of the group then
+    read their value for the same K (equal shape, strides and bytes) from a cache. Each value is computed exactly as
+    ``expect_product`` computes it alone. The cache is dropped when its keys and values would exceed ``max_bytes``
+    (and by :meth:`clear`)."""
+
+    def __init__(self, max_bytes: float = 256e6):
+        self.products: dict = {}        # group -> list of (linear, quadratic)
+        self.cache: dict = {}           # (group, shape, strides, dtype, bytes of K) -> list of values
+        self.size, self.max_bytes = 0, max_bytes
+
+    def clear(self):
+        self.cache.clear()
+        self.size = 0
+
+    def form(self, group, product, divisor):
+        """The form computing ``expect_product(K, *product) / divisor`` through the group ``group``."""
+        prods = self.products.setdefault(group, [])
+        prods.append(product)
+        i = len(prods) - 1
+        return lambda K: self._values(group, K)[i] / divisor
+
+    def _values(self, group, K):
+        K = np.asarray(K)
+        key = (group, K.shape, K.strides, K.dtype.str, K.tobytes())     # same values and layout: same computation
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = gaussian.expect_products(K, self.products[group])
+            nbytes = K.nbytes + sum(np.asarray(v).nbytes for v in hit)
+            if self.size + nbytes > self.max_bytes:
+                self.clear()
+            self.cache[key] = hit
+            self.size += nbytes
+        return hit
+
+
 def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str = "auto",
                          n_systems: int = 4000, seed: int = 0, antithetic: bool = False,
                          systems: LDSBatch | None = None) -> dict:
@@ -1278,18 +1316,20 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
     check_choice("method", method, ("auto", "exact-components", "rao-blackwell"))
     n, feats, mats, qidx = _feature_forms(T, s)
     e = np.eye(T)
+    # every Isserlis form of one degree is evaluated on a given K by one expect_products call (one PSD validation
+    # of K instead of one per form; the same per-form computation as expect_product)
+    isserlis = _SharedIsserlisForms()
     forms = []
     for (k, l, j) in feats:
-        forms.append((2, lambda K, k=k, l=l, j=j: gaussian.expect_product(
-            K, linear=[e[qidx[j]], e[T - 1]], quadratic=[mats[(k, l)]]) / n))
+        forms.append((2, isserlis.form(2, ([e[qidx[j]], e[T - 1]], [mats[(k, l)]]), n)))
     pairs = []
     if gram:
         for a in range(len(feats)):
             for b in range(a, len(feats)):
                 (k, l, j), (k2, l2, j2) = feats[a], feats[b]
                 pairs.append((a, b))
-                forms.append((3, lambda K, k=k, l=l, j=j, k2=k2, l2=l2, j2=j2: gaussian.expect_product(
-                    K, linear=[e[qidx[j]], e[qidx[j2]]], quadratic=[mats[(k, l)], mats[(k2, l2)]]) / n ** 2))
+                forms.append((3, isserlis.form(3, ([e[qidx[j]], e[qidx[j2]]], [mats[(k, l)], mats[(k2, l2)]]),
+                                               n ** 2)))
         forms.append((1, lambda K: K[:, T - 1, T - 1]))
     if method == "auto":      # a given family of systems, or antithetic sampling, asks for the sampled average
         method = ("exact-components" if _has_exact_route(prior) and systems is None and antithetic is False
@@ -1313,6 +1353,7 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
             vals_ = [np.stack([np.atleast_1d(F(K)) for _, F in forms], axis=1)
                      for K in [lds_autocovariance(sy, T) for sy in ((sysm, sysm.negate()) if antithetic else (sysm,))]]
             samples.append(vals_[0] if len(vals_) == 1 else 0.5 * (vals_[0] + vals_[1]))   # a pair is one unit
+            isserlis.clear()                            # this batch's K are not used again
         S = np.concatenate(samples)
         vals = S.mean(0)
         se = S.std(0, ddof=1) / math.sqrt(S.shape[0])
@@ -1343,8 +1384,10 @@ def stationarity_rhs(K, s: int) -> np.ndarray:
     n, feats, mats, qidx = _feature_forms(T, s)
     e = np.eye(T)
     R = np.zeros((K.shape[0], s, s + 1, s + 1))
-    for (k, l, j) in feats:
-        val = np.atleast_1d(gaussian.expect_product(K, linear=[e[qidx[j]], e[T - 1]], quadratic=[mats[(k, l)]])) / n
+    # one expect_products call: one PSD validation of K for all features (values as expect_product gives them)
+    vals = gaussian.expect_products(K, [([e[qidx[j]], e[T - 1]], [mats[(k, l)]]) for (k, l, j) in feats])
+    for (k, l, j), v in zip(feats, vals):
+        val = np.atleast_1d(v) / n
         R[:, j - 1, k - 1, l - 1] = R[:, j - 1, l - 1, k - 1] = val
     return R
 

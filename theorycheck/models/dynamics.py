@@ -19,6 +19,7 @@ symmetric (:math:`A` and :math:`-A` equally likely).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +63,24 @@ class LDSBatch:
         object.__setattr__(self, "sigma0", check_real("sigma0", self.sigma0, 0.0))
         object.__setattr__(self, "sigma_v", check_real("sigma_v", self.sigma_v, 0.0))
 
+    @classmethod
+    def _from_sampler(cls, A, c, Sigma_w, sigma0, sigma_v) -> "LDSBatch":
+        """Private fast path for the arrays a prior's sampler builds: when they are float64 arrays of consistent
+        shapes with finite entries and the scales are finite floats >= 0 (what the validating constructor would
+        accept unchanged), the batch is built without re-validating them; anything else goes through the
+        constructor, with its errors."""
+        if (type(A) is np.ndarray and type(c) is np.ndarray and type(Sigma_w) is np.ndarray
+                and A.dtype == c.dtype == Sigma_w.dtype == np.float64 and A.ndim == 3 and A.shape[0] >= 1
+                and A.shape[1] >= 1 and A.shape[1] == A.shape[2] and c.shape == A.shape[:2] and Sigma_w.shape == A.shape
+                and type(sigma0) is float and type(sigma_v) is float and 0.0 <= sigma0 < math.inf
+                and 0.0 <= sigma_v < math.inf and np.isfinite(A).all() and np.isfinite(c).all()
+                and np.isfinite(Sigma_w).all()):
+            self = object.__new__(cls)
+            for k, v in (("A", A), ("c", c), ("Sigma_w", Sigma_w), ("sigma0", sigma0), ("sigma_v", sigma_v)):
+                object.__setattr__(self, k, v)
+            return self
+        return cls(A, c, Sigma_w, sigma0, sigma_v)
+
     def __len__(self) -> int:
         return self.A.shape[0]
 
@@ -102,6 +121,29 @@ def _noise_sqrt(S: np.ndarray) -> np.ndarray:
     w, V = np.linalg.eigh(S)
     return V * np.sqrt(np.clip(w, 0.0, None))[..., None, :]
 
+def _is_diagonal(A: np.ndarray) -> bool:
+    """True when every matrix of the batch ``A`` (B, d, d) has exact zeros off the diagonal."""
+    return bool(np.all(A * (1 - np.eye(A.shape[-1])) == 0))
+
+
+def _state_covariances_times_c(A, c, Sw, sigma0, T, diagonal):
+    r""":math:`P_tc` for :math:`t=1..T` (B, T, d), :math:`P_0=\sigma_0^2I`, :math:`P_t=AP_{t-1}A^\top+\Sigma_w`.
+
+    ``diagonal=True`` (only for diagonal ``A``) computes :math:`(AP)A^\top` as
+    :math:`(a_iP_{ij})a_j`: the same rounded products as the matrix products, whose other terms are exact
+    zeros, so the same values (for finite :math:`P`)."""
+    B, d, _ = A.shape
+    P = np.broadcast_to(sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
+    Pc = np.empty((B, T, d))
+    if diagonal:
+        a = np.einsum("bii->bi", A)
+        ac, ar = a[:, :, None], a[:, None, :]
+    for t in range(T):
+        P = (ac * P) * ar + Sw if diagonal else A @ P @ A.transpose(0, 2, 1) + Sw
+        Pc[:, t] = np.einsum("bij,bj->bi", P, c)
+    return Pc
+
+
 def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     r"""Autocovariance :math:`K_{st}=\mathrm{Cov}(y_s,y_t)`, :math:`1\le s,t\le T` (0-based array).
 
@@ -118,11 +160,9 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
     check_memory("T", T, 8.0 * B * (T * T + 2 * T * d), f"the {B} x {T} x {T} autocovariances")
-    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(d), (B, d, d)).copy()
-    Pc = np.empty((B, T, d))
-    for t in range(T):
-        P = A @ P @ A.transpose(0, 2, 1) + Sw
-        Pc[:, t] = np.einsum("bij,bj->bi", P, c)
+    Pc = _state_covariances_times_c(A, c, Sw, systems.sigma0, T, diagonal=_is_diagonal(A))
+    if not np.all(np.isfinite(Pc)):      # overflow: 0·inf differs between the two routes; use the general one
+        Pc = _state_covariances_times_c(A, c, Sw, systems.sigma0, T, diagonal=False)
     R = np.empty((B, T, d))          # R[k] = (A^T)^k c
     R[:, 0] = c
     At = A.transpose(0, 2, 1)
@@ -132,8 +172,7 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     for s in range(T):
         # K[s, t] = r_{t-s}^T P_s c for t >= s
         K[:, s, s:] = np.einsum("bkd,bd->bk", R[:, : T - s], Pc[:, s])
-    iu = np.triu_indices(T, 1)
-    K[:, iu[1], iu[0]] = K[:, iu[0], iu[1]]
+    np.copyto(K, K.transpose(0, 2, 1), where=np.tri(T, k=-1, dtype=bool))     # the lower triangle: K[t, s] = K[s, t]
     K += systems.sigma_v ** 2 * np.eye(T)
     return K
 
@@ -151,20 +190,23 @@ def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndar
     check_memory("T", T, 8.0 * B * T * (2 * d + 2), f"the noises of {B} trajectories of length {T}")
     eye = np.eye(d)
     Sw = systems.Sigma_w
-    Wn = rng.standard_normal((T, B, d))                    # time-major: Wn[t] is contiguous
+    X = rng.standard_normal((T, B, d))                     # time-major: X[t] is contiguous
     if np.all(Sw * (1 - eye) == 0):
-        Wn *= np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))
+        X *= np.sqrt(np.clip(np.einsum("bii->bi", Sw), 0.0, None))
     else:
-        Wn = np.einsum("bij,tbj->tbi", _noise_sqrt(Sw), Wn)
-    diag = bool(np.all(A * (1 - eye) == 0))
+        X = np.einsum("bij,tbj->tbi", _noise_sqrt(Sw), X)
+    diag = _is_diagonal(A)
     a = np.einsum("bii->bi", A) if diag else None
     x = systems.sigma0 * rng.standard_normal((B, d))
-    Y = np.empty((T, B))
-    for t in range(T):
-        x = a * x if diag else np.einsum("bij,bj->bi", A, x)
-        x += Wn[t]
-        np.einsum("bi,bi->b", c, x, out=Y[t])
-    Y = np.ascontiguousarray(Y.T)
+    Ax = np.empty((B, d))
+    for t in range(T):                                     # X[t]: w_t -> w_t + A x_{t-1} = x_t, in place
+        if diag:
+            np.multiply(a, x, out=Ax)
+        else:
+            np.einsum("bij,bj->bi", A, x, out=Ax)
+        x = X[t]
+        x += Ax
+    Y = np.ascontiguousarray(np.einsum("bi,tbi->bt", c, X))    # y_t - v_t = c^T x_t, every t at once
     Y += systems.sigma_v * rng.standard_normal((B, T))
     return Y
 
@@ -210,7 +252,7 @@ class _LDSPrior:
             raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         check_memory("size", size, 8.0 * size * (3 * self.d * self.d + self.d), f"{size} systems of dimension {self.d}")
         A, c, Sw = self._sample(rng, size)
-        return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
+        return LDSBatch._from_sampler(A, c, Sw, self.sigma0, self.sigma_v)
 
     def autocovariance(self, T: int, systems: LDSBatch) -> np.ndarray:
         """Exact autocovariance of :math:`(y_1..y_T)` per system, (B, T, T)."""
