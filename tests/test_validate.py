@@ -111,6 +111,22 @@ def test_check_bool_rejects(value):
 
 
 # ----------------------------------------------------------------------------- check_psd
+@pytest.mark.parametrize("lam_min, ok", [(0.0, True), (-0.5e-8, True), (-2e-8, False), (-1.0, False)])
+def test_check_psd_tolerance_is_the_smallest_eigenvalue(lam_min, ok):
+    """PSD-ness is "smallest eigenvalue >= -1e-8 max(1, max |a_ij|)", decided by a Cholesky factorisation of the
+    shifted matrix (eigenvalues at the margin): a rotated diagonal matrix with a planted smallest eigenvalue."""
+    Q = np.linalg.qr(np.random.default_rng(3).standard_normal((6, 6)))[0]
+    a = Q @ np.diag([lam_min, 0.1, 0.5, 1.0, 2.0, 3.0]) @ Q.T
+    a = 0.5 * (a + a.T)
+    batch = np.stack([np.eye(6), a])
+    if ok:
+        assert check_psd("cov", a).shape == (6, 6) and check_psd("cov", batch, batch=True).shape == (2, 6, 6)
+    else:
+        for args in ((a,), (batch,)):
+            with pytest.raises(ValueError, match="positive semi-definite"):
+                check_psd("cov", *args, batch=args[0].ndim == 3)
+
+
 def test_check_psd_accepts_and_returns_float_array():
     a = check_psd("cov", [[2, 1], [1, 2]])
     assert a.dtype == float and a.shape == (2, 2)

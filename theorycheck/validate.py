@@ -240,8 +240,16 @@ def check_finite_result(value, what: str, **inputs):
 def check_psd(name: str, mat, tol: float = 1e-10, batch: bool = False) -> np.ndarray:
     """Validate a finite, symmetric, positive semi-definite matrix (or a batch of them).
 
-    Returns it as a float array. Symmetry and PSD-ness are tested with a relative
-    tolerance ``tol`` on the largest absolute entry.
+    Returns it as a float array. Symmetry is tested with a relative tolerance ``tol`` on the largest
+    absolute entry ``s``, PSD-ness as "smallest eigenvalue ≥ −1e-8·max(1, s)" (a Cholesky factorisation of
+    the shifted matrix; the eigenvalues only when it fails).
+
+    >>> check_psd("K", [[1.0, 0.0], [0.0, 0.0]]).tolist()
+    [[1.0, 0.0], [0.0, 0.0]]
+    >>> check_psd("K", [[1.0, 2.0], [2.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: K must be positive semi-definite (smallest eigenvalue -1)
     """
     if mat is None or isinstance(mat, (str, bytes, bool)):
         raise ParameterTypeError(f"{name} must be a numeric matrix, got {_tname(mat)}")
@@ -260,8 +268,14 @@ def check_psd(name: str, mat, tol: float = 1e-10, batch: bool = False) -> np.nda
     scale = max(1.0, float(np.max(np.abs(a))))
     if np.max(np.abs(a - np.swapaxes(a, -1, -2))) > tol * scale:
         raise ValueError(f"{name} must be symmetric")
-    eig = np.linalg.eigvalsh(a)
-    if np.min(eig) < -1e-8 * scale:
+    shift = 1e-8 * scale
+    try:            # smallest eigenvalue > −shift ⇔ a + shift·I is positive definite: one Cholesky (≈ 4× cheaper)
+        np.linalg.cholesky(a + shift * np.eye(a.shape[-1]))
+        return a
+    except np.linalg.LinAlgError:
+        pass
+    eig = np.linalg.eigvalsh(a)      # the decision at the margin, and the eigenvalue the message names
+    if np.min(eig) < -shift:
         raise ValueError(f"{name} must be positive semi-definite (smallest eigenvalue {np.min(eig):.3g})")
     return a
 
