@@ -53,9 +53,18 @@ def check_streams(X, Y):
     Y = check_array("Y", Y, finite=False)
     if X.ndim != 3 or Y.shape != X.shape[:2]:
         raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs); got {X.shape}, {Y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+    if not (_all_finite(X) and _all_finite(Y)):
         raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
     return X, Y
+
+
+def _all_finite(A) -> bool:
+    """Whether every entry of the float array ``A`` is finite (one summing pass; the entrywise test only when the
+    sum is not finite: a NaN or infinite entry, or an overflow of the sum)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(A.sum()):
+            return True
+    return bool(np.all(np.isfinite(A)))
 
 
 def lms_errors(X, Y, mu):
@@ -75,7 +84,7 @@ def lms_errors(X, Y, mu):
             e = Y[t] - np.einsum("rd,rd->r", X[t], w)
             E[t] = e * e
             w = w + mu * e[:, None] * X[t]
-    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
+    _inf_for_nonfinite(E)              # diverged runs: inf, never NaN
     return E
 
 
@@ -94,19 +103,30 @@ def rls_errors(X, Y, beta, delta=1.0):
     T, R, d = X.shape
     w = np.zeros((R, d))
     P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
+    tmp = np.empty_like(P)
     E = np.empty((T, R))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for t in range(T):
+        for t in range(T):                 # P is updated in place (the same operations, in the same order)
             x = X[t]
             e = Y[t] - np.einsum("rd,rd->r", x, w)
             E[t] = e * e
             Px = np.einsum("rij,rj->ri", P, x)
             k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
             w = w + k * e[:, None]
-            P = (P - k[:, :, None] * Px[:, None, :]) / beta
-            P = 0.5 * (P + np.swapaxes(P, 1, 2))
-    E[~np.isfinite(E)] = np.inf        # diverged runs: inf, never NaN
+            np.einsum("ri,rj->rij", k, Px, out=tmp)          # k_t (P x_t)^T (exact products)
+            P -= tmp
+            P /= beta
+            np.add(P, P.transpose(0, 2, 1), out=tmp)
+            np.multiply(tmp, 0.5, out=P)
+    _inf_for_nonfinite(E)              # diverged runs: inf, never NaN
     return E
+
+
+def _inf_for_nonfinite(E):
+    """Set the non-finite entries of ``E`` to ``inf`` in place (a single summing pass when all are finite: a NaN or
+    an infinite entry makes the sum non-finite)."""
+    if not _all_finite(E):
+        E[~np.isfinite(E)] = np.inf
 
 
 def _channels(X, Y):
@@ -115,7 +135,7 @@ def _channels(X, Y):
     Y = check_array("Y", Y, finite=False)
     if X.ndim != 3 or Y.ndim not in (2, 3) or Y.shape[:2] != X.shape[:2] or (Y.ndim == 3 and Y.shape[2] < 1):
         raise ValueError(f"X must have shape (T, runs, d) and Y (T, runs) or (T, runs, K); got {X.shape}, {Y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(Y))):
+    if not (_all_finite(X) and _all_finite(Y)):
         raise ValueError("X and Y must have finite entries (NaN/inf input would be reported as filter divergence)")
     return X, (Y[:, :, None] if Y.ndim == 2 else Y), Y.ndim == 2
 
@@ -139,21 +159,36 @@ def lms_residuals(X, Y, mu, return_estimate=False):
     mu = check_real("mu", mu, 0.0, low_open=True)
     return_estimate = check_bool("return_estimate", return_estimate)
     T, R, d = X.shape
-    w = np.zeros((R, Y3.shape[2], d))
+    K = Y3.shape[2]
     E = np.empty(Y3.shape)
-    w_last = w
     with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(T):
-            x = X[t]
-            e = Y3[t] - (w @ x[:, :, None])[:, :, 0]
-            E[t] = e
+        if d == 1:                         # scalar inputs: the same products, on (runs, K) arrays
+            x1 = X[:, :, 0]
+            w = np.zeros((R, K))
             w_last = w
-            w = w + mu * e[:, :, None] * x[:, None, :]
+            for t in range(T):
+                x = x1[t][:, None]
+                e = Y3[t] - w * x
+                E[t] = e
+                w_last = w
+                w = w + (mu * e) * x
+            w_last = w_last[:, :, None]
+        else:
+            w, w_next, dw = np.zeros((R, K, d)), np.empty((R, K, d)), np.empty((R, K, d))
+            w_last = w
+            for t in range(T):
+                x = X[t]
+                e = Y3[t] - (w @ x[:, :, None])[:, :, 0]
+                E[t] = e
+                w_last = w
+                np.einsum("rk,rd->rkd", mu * e, x, out=dw)    # μ e_t x_t^T per channel (exact products)
+                np.add(w, dw, out=w_next)
+                w, w_next = w_next, w
     return _residual_output(E, w_last, squeeze, return_estimate)
 
 
 def _residual_output(E, w_last, squeeze, return_estimate):
-    E[~np.isfinite(E)] = np.inf
+    _inf_for_nonfinite(E)
     E = E[:, :, 0] if squeeze else E
     if not return_estimate:
         return E
@@ -178,26 +213,46 @@ def rls_residuals(X, Y, beta, delta=1.0, return_estimate=False):
     delta = check_real("delta", delta, 0.0, low_open=True)
     return_estimate = check_bool("return_estimate", return_estimate)
     T, R, d = X.shape
-    w = np.zeros((R, Y3.shape[2], d))
-    P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
-    tmp = np.empty_like(P)
+    K = Y3.shape[2]
     E = np.empty(Y3.shape)
-    w_last = w
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for t in range(T):                 # the recursion of rls_errors, in place (same values up to rounding)
-            x = X[t]
-            xc = x[:, :, None]
-            e = Y3[t] - (w @ xc)[:, :, 0]
-            E[t] = e
-            Px = (P @ xc)[:, :, 0]
-            k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
+        if d == 1:                         # scalar inputs: the same products and quotients, on (runs,) arrays
+            x1 = X[:, :, 0]
+            P = np.full(R, 1.0 / delta)
+            w = np.zeros((R, K))
             w_last = w
-            w = w + k[:, None, :] * e[:, :, None]
-            np.multiply(k[:, :, None], Px[:, None, :], out=tmp)
-            P -= tmp
-            P /= beta
-            np.add(P, P.transpose(0, 2, 1), out=tmp)
-            np.multiply(tmp, 0.5, out=P)
+            for t in range(T):
+                x = x1[t]
+                e = Y3[t] - w * x[:, None]
+                E[t] = e
+                Px = P * x
+                k = Px / (beta + x * Px)
+                w_last = w
+                w = w + k[:, None] * e
+                P = (P - k * Px) / beta
+                P = 0.5 * (P + P)
+            w_last = w_last[:, :, None]
+        else:
+            w, w_next, dw = np.zeros((R, K, d)), np.empty((R, K, d)), np.empty((R, K, d))
+            P = np.broadcast_to(np.eye(d) / delta, (R, d, d)).copy()
+            tmp = np.empty_like(P)
+            w_last = w
+            for t in range(T):             # the recursion of rls_errors, in place (same values up to rounding)
+                x = X[t]
+                xc = x[:, :, None]
+                e = Y3[t] - (w @ xc)[:, :, 0]
+                E[t] = e
+                Px = (P @ xc)[:, :, 0]
+                k = Px / (beta + np.einsum("ri,ri->r", x, Px))[:, None]
+                w_last = w
+                np.einsum("rk,rd->rkd", e, k, out=dw)          # k_t e_t per channel (exact products)
+                np.add(w, dw, out=w_next)
+                w, w_next = w_next, w
+                np.einsum("ri,rj->rij", k, Px, out=tmp)        # k_t (P x_t)^T
+                P -= tmp
+                P /= beta
+                np.add(P, P.transpose(0, 2, 1), out=tmp)
+                np.multiply(tmp, 0.5, out=P)
     return _residual_output(E, w_last, squeeze, return_estimate)
 
 
@@ -223,12 +278,14 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=Fa
     P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
     E = np.empty((T, R))
     SV = np.empty((T, R))
-    I = np.eye(d)
+    g2, Q = gamma * gamma, sigma_e2 * np.eye(d)
+    tmp = np.empty_like(P)
     return_variance = check_bool("return_variance", return_variance)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        for t in range(T):
+        for t in range(T):                 # P is updated in place (the same operations, in the same order)
             m = gamma * m
-            P = gamma * gamma * P + sigma_e2 * I
+            np.multiply(P, g2, out=P)      # P ← γ² P + σ_e² I
+            P += Q
             x = X[t]
             e = Y[t] - np.einsum("rd,rd->r", x, m)
             E[t] = e * e
@@ -237,8 +294,10 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=Fa
             SV[t] = S
             k = Px / np.where(S > 0, S, 1.0)[:, None]
             m = m + k * e[:, None]
-            P = P - k[:, :, None] * Px[:, None, :]
-            P = 0.5 * (P + np.swapaxes(P, 1, 2))
+            np.einsum("ri,rj->rij", k, Px, out=tmp)          # k_t (P x_t)^T (exact products)
+            P -= tmp
+            np.add(P, P.transpose(0, 2, 1), out=tmp)
+            np.multiply(tmp, 0.5, out=P)
     if not (np.all(np.isfinite(E)) and np.all(np.isfinite(SV))):
         from ..validate import check_finite_result
         with np.errstate(over="ignore", invalid="ignore"):

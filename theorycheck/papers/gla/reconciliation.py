@@ -105,6 +105,15 @@ def runs_for(runs: int, d: int) -> int:
     return max(2, int(round(runs * 10 / d)))
 
 
+def _half_grams(E) -> tuple:
+    r"""Per run, the sums over the first and the second half of the steps (t < T/2, t ≥ T/2) of the products of the
+    residual channels: ``E (T, R, K)`` → two ``(R, K, K)`` arrays (batched matrix products
+    :math:`E_r^\top E_r` over each half); "second half" is the second sum, "all steps" the sum of both."""
+    h = T // 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        return tuple(np.matmul(H.transpose(1, 2, 0), H.transpose(1, 0, 2)) for H in (E[:h], E[h:]))
+
+
 class FilterModel:
     """``model(params, seed) -> {target: Estimate}`` for :func:`theorycheck.reconcile.reconcile` (see the module
     docstring); :func:`runs_for` (``runs``, d) streams of length :data:`T` per d, the same streams at every
@@ -114,6 +123,7 @@ class FilterModel:
         self.runs = float(runs)
         self._draws = {}
         self._channels = {}
+        self._labels = {}                       # (seed, d) -> the label channels of both γ, (T, R, 6)
         self._moments = OrderedDict()           # least recently used filter runs are dropped past MOMENT_CACHE
         self.filter_runs = 0
 
@@ -150,19 +160,26 @@ class FilterModel:
         if key not in self._moments:
             chans = [self.channels(seed, g, d) for g in GAMMAS]
             X = chans[0][0]
-            Yc = np.concatenate([c[1] for c in chans], axis=2)
+            if (seed, d) not in self._labels:
+                self._labels[(seed, d)] = np.concatenate([c[1] for c in chans], axis=2)
+            Yc = self._labels[(seed, d)]
             E, What = (lms_residuals(X, Yc, param, return_estimate=True) if method == "lms" else
                        rls_residuals(X, Yc, param, delta, return_estimate=True))
+            del Yc
             self.filter_runs += 1
+            G1, G2 = _half_grams(E)
+            del E
+            h = T // 2
             per_gamma = {}
             for j, (g, (_, _, Wc)) in enumerate(zip(GAMMAS, chans)):
-                Ej, Wj = E[:, :, 3 * j:3 * j + 3], What[:, 3 * j:3 * j + 3]
-                if not (np.all(np.isfinite(Ej)) and np.all(np.isfinite(Wj))):
+                Wj = What[:, 3 * j:3 * j + 3]
+                # a non-finite residual makes a diagonal entry of the "all steps" moments non-finite: checked below
+                if not np.all(np.isfinite(Wj)):
                     per_gamma[g] = None
                     continue
                 with np.errstate(over="ignore", invalid="ignore"):
-                    out = {w: np.einsum("trk,trl->rkl", Ej[_window_index(w)], Ej[_window_index(w)]) / len(
-                        range(T)[_window_index(w)]) for w in WINDOWS if w != "last step"}
+                    b = slice(3 * j, 3 * j + 3)                    # the channels of γ
+                    out = {"second half": G2[:, b, b] / (T - h), "all steps": (G1[:, b, b] + G2[:, b, b]) / T}
                     dw = g * Wc - Wj                                  # γ w_{T−1} − ŵ_{T−1}, per channel
                     out["last step"] = np.einsum("rkd,rld->rkl", dw, dw)
                 out = {w: m[:, _IU[0], _IU[1]] for w, m in out.items()}   # (R, 6): the distinct products
