@@ -191,6 +191,12 @@ def _exact_rho(rho):
     return sp.nsimplify(repr(float(rho)), rational=True)
 
 
+#: exact (SymPy) values of :func:`rho_f` / :func:`rho_nonlinear` by (function, teacher, ρ): immutable SymPy numbers,
+#: deterministic in their arguments (named or SymPy teachers only; the mpmath path is not cached, its precision is
+#: the caller's)
+_EXACT_RHO_CACHE: dict = {}
+
+
 def rho_f(f, rho):
     r""":math:`\rho_f=\rho+\sum_{m\ge0}a_m^2=\rho+\mathbb E[f(g)^2]` (total label second moment;
     *not* a centred variance when :math:`a_0\ne0`). Exact SymPy when the moments are exact
@@ -200,9 +206,15 @@ def rho_f(f, rho):
     3/5 - exp(-2)/2
     """
     rho = check_real("rho", rho, low=0.0)
+    key = ("rho_f", _key(f), rho) if isinstance(f, (str, sp.Basic)) else None
+    if key in _EXACT_RHO_CACHE:
+        return _EXACT_RHO_CACHE[key]
     m = teacher_moments(f)
     if m["exact"]:
-        return _exact_rho(rho) + m["Ef2"]
+        out = _exact_rho(rho) + m["Ef2"]
+        if key is not None:
+            _EXACT_RHO_CACHE[key] = out
+        return out
     return mpmath.mpf(rho) + _mpf(m["Ef2"])
 
 
@@ -213,9 +225,15 @@ def rho_nonlinear(f, rho):
     (1/4, 4)
     """
     rho = check_real("rho", rho, low=0.0)
+    key = ("rho_nl", _key(f), rho) if isinstance(f, (str, sp.Basic)) else None
+    if key in _EXACT_RHO_CACHE:
+        return _EXACT_RHO_CACHE[key]
     m = teacher_moments(f)
     if m["exact"]:
-        return sp.simplify(_exact_rho(rho) + m["Ef2"] - m["a1"] ** 2)
+        out = sp.simplify(_exact_rho(rho) + m["Ef2"] - m["a1"] ** 2)
+        if key is not None:
+            _EXACT_RHO_CACHE[key] = out
+        return out
     return mpmath.mpf(rho) + _mpf(m["Ef2"]) - _mpf(m["a1"]) ** 2
 
 

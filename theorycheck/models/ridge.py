@@ -127,11 +127,14 @@ def fit_prefixes_factored(xq, Z, y, ns, d, lam):
     out = []
     if dual:
         m = max(dual)
-        K = (xq[:m] @ xq[:m].T) * (Z[:m] @ Z[:m].T)
+        K = xq[:m] @ xq[:m].T
+        K *= Z[:m] @ Z[:m].T
         L = None
         if lam == 0:
             try:
-                L = sla.cholesky(K, lower=True, check_finite=False)
+                # K is exactly symmetric (both Gram factors are), so its transpose is the same matrix in Fortran
+                # order: LAPACK factors it in place of a slow C-to-Fortran copy.
+                L = sla.cholesky(K.T, lower=True, check_finite=False)
             except (np.linalg.LinAlgError, sla.LinAlgError):
                 L = None
         for n in dual:
@@ -158,10 +161,11 @@ def fit_prefixes_factored(xq, Z, y, ns, d, lam):
                 M += _sym_products(xb).T @ _sym_products(zb)
                 r += xb.T @ (y[a:b, None] * zb)
             done = n
-            A = M[tx[:, None, :, None], tz[None, :, None, :]].reshape(p, p)
+            A = _unpack(M, tx, tz)
             A[np.diag_indices_from(A)] += (n / d) * lam
             try:
-                out.append(sla.cho_solve(sla.cho_factor(A, lower=True, overwrite_a=True, check_finite=False),
+                # A is exactly symmetric (A[(i,j),(k,l)] = M[t(i,k), t(j,l)]): A.T is A in Fortran order
+                out.append(sla.cho_solve(sla.cho_factor(A.T, lower=True, overwrite_a=True, check_finite=False),
                                          r.ravel(), check_finite=False))
             except (np.linalg.LinAlgError, sla.LinAlgError):
                 H = (xq[:n, :, None] * Z[:n, None, :]).reshape(n, p)
@@ -176,6 +180,16 @@ def _sym_index(m: int) -> np.ndarray:
     t[i, k] = np.arange(i.size)
     t[k, i] = np.arange(i.size)
     return t
+
+
+def _unpack(M: np.ndarray, tx: np.ndarray, tz: np.ndarray) -> np.ndarray:
+    """The (p, p) Gram matrix ``A[(i,j),(k,l)] = M[tx[i,k], tz[j,l]]`` from the unique products ``M`` (a pure
+    gather, row block by row block: ``A[i, :, k, :] = M[tx[i,k]][tz]``, cache-friendly)."""
+    dx, dz = tx.shape[0], tz.shape[0]
+    A = np.empty((dx, dz, dx, dz))
+    for i in range(dx):
+        A[i] = M.take(tx[i], axis=0).take(tz, axis=1).transpose(1, 0, 2)
+    return A.reshape(dx * dz, dx * dz)
 
 
 def _sym_products(A: np.ndarray) -> np.ndarray:

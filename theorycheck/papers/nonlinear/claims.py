@@ -35,6 +35,21 @@ def _E(expr):
     return sp.simplify(sp.integrate(sp.expand(expr) * PHI, (g, -sp.oo, sp.oo)))
 
 
+_MOMENTS: dict = {}
+
+
+def _E_poly(expr):
+    """Exact E[P(g)] of a polynomial P, g ~ N(0, 1): linearity, Σ_n c_n E[gⁿ], each moment E[gⁿ] = ∫ gⁿ φ by SymPy
+    (integrated once per n; the same exact value as integrating P φ at once, without one Meijer-G integration per
+    polynomial)."""
+    out = sp.Integer(0)
+    for (n,), c in sp.Poly(sp.expand(expr), g).terms():
+        if n not in _MOMENTS:
+            _MOMENTS[n] = sp.integrate(g ** n * PHI, (g, -sp.oo, sp.oo))
+        out += c * _MOMENTS[n]
+    return out
+
+
 # ================================================================================ overview and setup
 @claims.claim("004-metadata", lines=(6, 10))
 def metadata(ctx):
@@ -160,7 +175,7 @@ def hermite_basis(ctx):
     PARSEVAL_M = 15
     PARSEVAL_TOL = 1e-12          # sin: tail Σ_{m>15} a_m² = e^{-1} Σ_{m>15, odd} 1/m! < 1e-13
     hs = [hermite_h(m, g) for m in range(5)]
-    gram = sp.Matrix(5, 5, lambda i, j: sp.integrate(sp.expand(hs[i] * hs[j]) * PHI, (g, -sp.oo, sp.oo)))
+    gram = sp.Matrix(5, 5, lambda i, j: _E_poly(hs[i] * hs[j]))
     scope = "exact (SymPy), m, j ≤ 4"
     yield rules.identity("h₀ = 1", hs[0], 1, scope=scope)
     yield rules.identity("h₁ = g", hs[1], g, scope=scope)
