@@ -11,8 +11,9 @@ Usage::
 
 Each ``benchmarks/bench_<key>.py`` exposes ``run(quick: bool = True) -> list[dict]`` with rows
 ``{"name", "value", "unit", "note"}``. The main job is timed as the README runs it
-(``theorycheck run --quick --no-pdf --out <tmp>`` on all cores, the derivation check included) in a fresh
-process; the per-task wall time and peak memory come from that run's ``STAMP.json`` (or from ``--stamp``,
+(``theorycheck run --quick --no-pdf --out <tmp>`` on all cores) in a fresh process, twice: "cold" with an empty
+record of passed checks (the derivation check runs, as on a fresh machine) and "warm" (it passed before for the
+same sources and library versions, :mod:`theorycheck.run.passed`, and is not repeated); the per-task wall time and peak memory come from that run's ``STAMP.json`` (or from ``--stamp``,
 e.g. the paper-scale run of record in ``reports/STAMP.json``) and are summarised as a profile: where the
 time goes, per paper and per task. Results go to ``benchmarks/RESULTS.md`` (with the machine description)
 and ``benchmarks/results.json``. Targets (issue 11): the quick run <= 45 s and the full run <= 12 min on 2
@@ -165,18 +166,24 @@ def run_from_stamp(path: Path) -> dict | None:
         return None
     if any(v.get("command") != last.get("command") for v in papers.values()):
         return None                   # the papers were produced by different commands: no single wall time
-    return {"mode": modes.pop(), "command": f"{last['command']} (run of record, `{path}`)", "returncode": 0,
+    return {"mode": modes.pop(), "derive_check": last.get("derive_check"),
+            "command": f"{last['command']} (run of record, `{path}`)", "returncode": 0,
             "wall_s": last["wall_s"], "check_s_per_paper": {k: v.get("task_seconds") for k, v in papers.items()},
             "profile": profile(st), "derive_lines": [], "stderr_tail": ""}
 
 
-def run_main_job(mode: str, pdf: bool = False) -> dict:
-    """Time `theorycheck run --<mode>` (all papers, on all cores, derivation check included) in a fresh process."""
+def run_main_job(mode: str, pdf: bool = False, cache_dir: str | None = None, label: str = "") -> dict:
+    """Time `theorycheck run --<mode>` (all papers, on all cores, derivation check included) in a fresh process,
+    into an empty report folder. ``cache_dir``: the record of passed checks (``THEORYCHECK_CACHE_DIR``, see
+    :mod:`theorycheck.run.passed`) — empty: the derivation check runs ("cold"); after a run: it is not repeated
+    ("warm")."""
     with tempfile.TemporaryDirectory(prefix="tc_bench_") as tmp:
         cmd = [sys.executable, "-m", "theorycheck", "run", f"--{mode}", "--out", tmp, "--quiet"]
         if not pdf:
             cmd.append("--no-pdf")
         env = dict(os.environ, THEORYCHECK_PROGRESS="0")
+        if cache_dir is not None:
+            env["THEORYCHECK_CACHE_DIR"] = cache_dir
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - t0
@@ -186,8 +193,9 @@ def run_main_job(mode: str, pdf: bool = False) -> dict:
             stamp = json.loads(sp.read_text())
         derive = [ln for ln in proc.stderr.splitlines() if ln.startswith("derive")]
     per_paper = {k: v.get("task_seconds") for k, v in stamp.get("papers", {}).items()}
-    shown = f"theorycheck run --{mode}" + ("" if pdf else " --no-pdf") + " --out <tmp>"
-    return {"mode": mode, "command": shown, "returncode": proc.returncode,
+    shown = f"theorycheck run --{mode}" + ("" if pdf else " --no-pdf") + " --out <tmp>" + (f" ({label})" if label else "")
+    return {"mode": mode, "label": label, "derive_check": stamp.get("last_command", {}).get("derive_check"),
+            "command": shown, "returncode": proc.returncode,
             "wall_s": round(wall, 1), "check_s_per_paper": per_paper, "profile": profile(stamp),
             "derive_lines": derive, "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
 
@@ -234,8 +242,10 @@ def targets(results, main) -> list[tuple[str, str, str, str]]:
     for m in main:
         tgt = TARGET_QUICK_S if m["mode"] == "quick" else TARGET_FULL_S
         ok = m["returncode"] == 0 and m["wall_s"] <= tgt
-        out.append((f"`theorycheck run --{m['mode']}` <= {tgt:.0f} s (2 cores)", f"{m['wall_s']} s",
+        lab = f", {m['label']}" if m.get("label") else ""
+        out.append((f"`theorycheck run --{m['mode']}` <= {tgt:.0f} s (2 cores{lab})", f"{m['wall_s']} s",
                     "task seconds per paper: " + ", ".join(f"{k} {v} s" for k, v in m["check_s_per_paper"].items())
+                    + (f"; derive check: {m['derive_check']}" if m.get("derive_check") else "")
                     + ("" if m["returncode"] == 0 else f"; EXIT STATUS {m['returncode']}"),
                     "met" if ok else "MISSED"))
     for k in (4, 6, 8):
@@ -285,7 +295,7 @@ def write_results(results, main, mach, full: bool, path: Path, stamps=None) -> N
                      + ", ".join(f"`{k}` {v} s" for k, v in m["check_s_per_paper"].items()))
             if m["stderr_tail"]:
                 L += ["", "```", m["stderr_tail"], "```"]
-            L += _profile_lines(m["profile"], f"{m['mode']} run")
+            L += _profile_lines(m["profile"], f"{m['mode']} run" + (f" ({m['label']})" if m.get("label") else ""))
     for label, prof in (stamps or {}).items():
         L += _profile_lines(prof, label)
     L += ["", "## All benchmark rows", ""]
@@ -320,11 +330,17 @@ def main(argv=None) -> int:
             print(f"  {r['name']:42s} {_fmt(r.get('value')):>12s} {r.get('unit', ''):14s} {r.get('note', '')}")
     main_runs = []
     if not args.no_main:
-        for mode in (("quick", "full") if args.full else ("quick",)):
-            print(f"== theorycheck run --{mode} ...", file=sys.stderr, flush=True)
-            m = run_main_job(mode, pdf=args.pdf)
-            main_runs.append(m)
-            print(f"  run --{mode}: {m['wall_s']} s (exit {m['returncode']}); per paper {m['check_s_per_paper']}")
+        with tempfile.TemporaryDirectory(prefix="tc_bench_cache_") as cache:
+            for mode in (("quick", "full") if args.full else ("quick",)):
+                # cold: an empty record of passed checks (the derivation check runs, as on a fresh machine);
+                # warm: the same sources again (the check passed before and is not repeated)
+                for label in (("cold: derivation check runs", "warm: derivation check passed before")
+                              if mode == "quick" else ("",)):
+                    print(f"== theorycheck run --{mode} {label} ...", file=sys.stderr, flush=True)
+                    m = run_main_job(mode, pdf=args.pdf, cache_dir=cache, label=label)
+                    main_runs.append(m)
+                    print(f"  run --{mode} ({label}): {m['wall_s']} s (exit {m['returncode']}); "
+                          f"per paper {m['check_s_per_paper']}")
     stamps = {}
     for p in args.stamp:           # a run of record (e.g. the paper-scale run) counts against its mode's target
         m = run_from_stamp(p)

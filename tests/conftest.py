@@ -14,6 +14,12 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 
 @pytest.fixture(autouse=True)
+def _own_cache_dir(tmp_path_factory, monkeypatch):
+    """Every test has its own empty record of passed checks (theorycheck.run.passed): never the user's cache."""
+    monkeypatch.setenv("THEORYCHECK_CACHE_DIR", str(tmp_path_factory.mktemp("tc-cache")))
+
+
+@pytest.fixture(autouse=True)
 def _reset_mpmath_precision():
     dps = mpmath.mp.dps
     yield

@@ -115,3 +115,32 @@ def test_papers_and_derive_list(capsys, fake_plugin):
     assert "fake" in out and "gla" in out
     assert cli.main(["derive", "--list"]) == 0
     assert "theorycheck.derivations.gla_loss" in capsys.readouterr().out
+
+
+def test_derive_check_passed_before_is_not_repeated(tmp_path, fake_plugin, monkeypatch, capsys):
+    """The run's derivation check is recorded when it passes (theorycheck.run.passed) and not repeated for the same
+    sources and library versions; --recheck repeats it; a changed source gives a new key."""
+    from theorycheck.run import passed
+    stamp = lambda: json.loads((tmp_path / "STAMP.json").read_text())["last_command"]["derive_check"]
+    assert _run(tmp_path) == 0 and stamp() == "fresh (compared now)"
+    assert _run(tmp_path) == 0 and stamp().startswith("fresh (passed ") and "not repeated" in stamp()
+    assert _run(tmp_path, "--recheck") == 0 and stamp() == "fresh (compared now)"
+    assert _run(tmp_path, "--skip-derive-check") == 0 and stamp().startswith("skipped")
+    key = passed.check_key("derive --check", papers=["fake"])
+    assert passed.passed_before(key)["check"] == "derive --check"
+    import theorycheck.report.stamp as st
+    monkeypatch.setattr(st, "package_digest", lambda pkg: "0" * 64)     # any source change: another key
+    assert passed.check_key("derive --check", papers=["fake"]) != key
+    assert passed.passed_before(passed.check_key("derive --check", papers=["fake"])) is None
+
+
+def test_passed_record_bad_input_and_unwritable_folder(tmp_path, monkeypatch):
+    from theorycheck.run import passed
+    with pytest.raises(ValueError, match="key"):
+        passed.passed_before("not-a-digest")
+    with pytest.raises(ValueError, match="JSON"):
+        passed.check_key("x", f=object())
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("THEORYCHECK_CACHE_DIR", str(tmp_path / "file"))      # a file, not a folder
+    key = passed.check_key("x")
+    assert passed.record_pass(key, "x") is False and passed.passed_before(key) is None

@@ -234,9 +234,17 @@ def _cmd_check(args, report: bool) -> int:
     out_dir = check_output_dir(args.out or default_out(mode))
     t0 = time.monotonic()
     failures = 0
-    derive = None
-    if report and not args.skip_derive_check:        # in its own process, while the checks run
-        derive = _start_derive_check(keys, args.quiet)
+    derive, derive_note, derive_key = None, "skipped (--skip-derive-check)", None
+    if report and not args.skip_derive_check:
+        from .run import passed
+        derive_key = passed.check_key("derive --check", papers=sorted(keys))
+        prev = None if args.recheck else passed.passed_before(derive_key)
+        if prev is not None:                           # same sources and library versions: the same comparison
+            derive_note = f"fresh (passed {prev['when']} for these exact sources and versions; not repeated)"
+            if not args.quiet:
+                _say(f"derive  --check: generated code is {derive_note}")
+        else:                                          # in its own process, while the checks run
+            derive = _start_derive_check(keys, args.quiet)
     from .run import previous_costs
     costs = None if args.scheduler else previous_costs(out_dir / "STAMP.json", mode)   # only a local pool uses them
     try:
@@ -246,8 +254,13 @@ def _cmd_check(args, report: bool) -> int:
             pool, fut = derive
             problems = fut.result()
             pool.shutdown()
-    if derive is not None and problems:
-        failures += 1
+    if derive is not None:
+        derive_note = "fresh (compared now)" if not problems else "FAILED: " + "; ".join(problems)
+        if problems:
+            failures += 1
+        else:
+            from .run import passed
+            passed.record_pass(derive_key, "derive --check", papers=sorted(keys))
     failures += _summarise(out, args.quiet)
     if report:
         failures += _report(out_dir, out.ledgers, out.figures, not args.no_pdf, args.quiet)
@@ -261,7 +274,7 @@ def _cmd_check(args, report: bool) -> int:
     from .report.stamp import write_stamp
     cmd = " ".join(["theorycheck"] + list(args.argv))
     write_stamp(out_dir, {k: _paper_stamp(out, k) for k in out.ledgers}, cmd, time.monotonic() - t0,
-                {"jobs": args.jobs, "scheduler": args.scheduler})
+                {"jobs": args.jobs, "scheduler": args.scheduler, **({"derive_check": derive_note} if report else {})})
     if not args.quiet:
         _say(f"done    {time.monotonic() - t0:.1f}s → {out_dir}" + ("" if not failures else f" ({failures} failure(s))"))
     return 1 if failures else 0
@@ -376,6 +389,9 @@ def _parser() -> argparse.ArgumentParser:
     run_opts(sr)
     sr.add_argument("--no-pdf", action="store_true", help="do not run pdflatex")
     sr.add_argument("--skip-derive-check", action="store_true", help="do not compare the generated code first")
+    sr.add_argument("--recheck", action="store_true",
+                    help="compare the generated code even if the comparison passed before for the same sources and "
+                         "library versions (theorycheck.run.passed)")
     sc = sub.add_parser("check", help="run the checks; write results.json and figures only")
     run_opts(sc)
     sp_ = sub.add_parser("report", help="render Markdown/LaTeX/PDF and the index from results.json")
@@ -435,6 +451,9 @@ def _positive(s: str) -> int:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] in (["run"], ["check"], ["selftest"], ["stability"]) and not {"-h", "--help"} & set(argv):
+        from .run.local import start_worker_server
+        start_worker_server()            # its imports overlap with this process's start-up
     args = _parser().parse_args(argv)
     args.argv = argv
     try:

@@ -21,7 +21,7 @@ import os
 
 from .tasks import Task, TaskResult, execute
 
-__all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "PRELOAD"]
+__all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "start_worker_server", "PRELOAD"]
 
 
 #: modules the fork server imports once, so that every worker forked from it starts with them loaded (the
@@ -40,6 +40,14 @@ def worker_context():
         ctx.set_forkserver_preload(list(PRELOAD))
         return ctx
     return multiprocessing.get_context("spawn")  # pragma: no cover - Windows / macOS without forkserver
+
+
+def start_worker_server() -> None:
+    """Start the fork server now, so that it imports :data:`PRELOAD` while the caller does its own start-up
+    work (nothing to do where the start method is ``spawn``)."""
+    if worker_context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+        forkserver.ensure_running()
 
 
 def default_jobs() -> int:
