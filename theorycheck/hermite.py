@@ -405,7 +405,6 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
     if isinstance(f, sp.Basic):
         return list(_sympy_coefficients(f, m_max, dps, tuple(bps), bool(exact)))
     fun = as_function(f, dps)
-    fun = as_function(f, dps)
     _check_tails(fun, m_max)
     _check_square_integrable(fun, [0.0] + bps)
     return [_numeric_coeff(fun, m, dps, [0.0] + bps) for m in range(m_max + 1)]
