@@ -129,6 +129,10 @@ def test_derive_check_passed_before_is_not_repeated(tmp_path, fake_plugin, monke
     key = passed.check_key("derive --check", papers=["fake"])
     assert passed.passed_before(key)["check"] == "derive --check"
     import theorycheck.report.stamp as st
+    # the run passes the digest it computed once; the key is the same as computing it here
+    assert passed.check_key("derive --check", source_sha256=st.package_digest("theorycheck"), papers=["fake"]) == key
+    stamped = json.loads((tmp_path / "STAMP.json").read_text())["papers"]["fake"]["source_sha256"]["theorycheck"]
+    assert stamped == st.package_digest("theorycheck")
     monkeypatch.setattr(st, "package_digest", lambda pkg: "0" * 64)     # any source change: another key
     assert passed.check_key("derive --check", papers=["fake"]) != key
     assert passed.passed_before(passed.check_key("derive --check", papers=["fake"])) is None
@@ -140,6 +144,8 @@ def test_passed_record_bad_input_and_unwritable_folder(tmp_path, monkeypatch):
         passed.passed_before("not-a-digest")
     with pytest.raises(ValueError, match="JSON"):
         passed.check_key("x", f=object())
+    with pytest.raises(ValueError, match="source_sha256"):
+        passed.check_key("x", source_sha256=5)
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("THEORYCHECK_CACHE_DIR", str(tmp_path / "file"))      # a file, not a folder
     key = passed.check_key("x")

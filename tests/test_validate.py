@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theorycheck.validate import check_bool, check_choice, check_int, check_psd, check_real
+from theorycheck.validate import check_array, check_bool, check_choice, check_int, check_psd, check_real
 
 FAST = settings(max_examples=60, deadline=2000, derandomize=True)
 
@@ -223,3 +223,26 @@ def test_bad_options_of_the_validators_and_helpers_are_named():
         args = dict(sizes=[8, 16, 32, 64], ses=[0.1] * 4, dfs=[5] * 4, exponents=(1.0,)) | kw
         with pytest.raises(ValueError, match=name):
             rules.bootstrap_df(**args)
+
+
+def test_check_array_fast_path_returns_the_array_and_keeps_every_error():
+    """A finite float64 ndarray that passes every check is returned as is; any failing check still goes through
+    the general path, with the same error as for any other input."""
+    a = np.arange(6.0).reshape(2, 3)
+    assert check_array("a", a, ndim=2, shape=(2, 3), min_size=6) is a
+    assert check_array("a", a) is a and check_array("a", a[:, ::2], ndim=2) is not None
+    for kw, msg in (({"ndim": 1}, "dimension"), ({"ndim": (1, 3)}, "dimension"), ({"shape": (3, 2)}, "shape"),
+                    ({"min_size": 7}, "at least 7"), ({"ndim": 40}, "ndim"), ({"min_size": -1}, "min_size"),
+                    ({"shape": (2, -3)}, "shape"), ({"ndim": True}, "ndim")):
+        with pytest.raises(ValueError, match=msg):
+            check_array("a", a, **kw)
+    bad = a.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(ValueError, match="a must have finite entries"):
+        check_array("a", bad)
+    assert np.isnan(check_array("a", bad, finite=False)[1, 2])
+    with pytest.raises(ValueError, match="finite must be"):
+        check_array("a", a, finite=1)
+    m = np.ma.masked_array(a)               # a subclass: converted to a plain ndarray, as before
+    assert type(check_array("a", m)) is np.ndarray
+    assert check_array("a", a.astype(np.float32)).dtype == np.float64

@@ -214,7 +214,9 @@ def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool)
     return failures
 
 
-def _paper_stamp(out, key) -> dict:
+def _paper_stamp(out, key, source_sha256: str) -> dict:
+    """The STAMP entry of paper ``key``; ``source_sha256``: the package digest of ``theorycheck`` (computed once
+    per command)."""
     from .report.stamp import package_digest
     led = out.ledgers[key]
     tasks = {t: v for t, v in out.tasks.items() if t.startswith(f"{key}:")}
@@ -224,7 +226,7 @@ def _paper_stamp(out, key) -> dict:
             "task_seconds": round(sum(v["wall_s"] for v in tasks.values()), 2),
             "tasks": {t: {"wall_s": round(v["wall_s"], 3), "peak_rss_mb": round(v["peak_rss_mb"], 1)}
                       for t, v in sorted(tasks.items())},
-            "source_sha256": {"theorycheck": package_digest("theorycheck"),
+            "source_sha256": {"theorycheck": source_sha256,
                               **({pkg: package_digest(pkg)} if pkg and not pkg.startswith("theorycheck.") else {})}}
 
 
@@ -234,10 +236,12 @@ def _cmd_check(args, report: bool) -> int:
     out_dir = check_output_dir(args.out or default_out(mode))
     t0 = time.monotonic()
     failures = 0
+    from .report.stamp import package_digest
+    from .run import passed
+    source_sha256 = package_digest("theorycheck")     # once: the run stamp and the record of passed checks use it
     derive, derive_note, derive_key = None, "skipped (--skip-derive-check)", None
     if report and not args.skip_derive_check:
-        from .run import passed
-        derive_key = passed.check_key("derive --check", papers=sorted(keys))
+        derive_key = passed.check_key("derive --check", source_sha256=source_sha256, papers=sorted(keys))
         prev = None if args.recheck else passed.passed_before(derive_key)
         if prev is not None:                           # same sources and library versions: the same comparison
             derive_note = f"fresh (passed {prev['when']} for these exact sources and versions; not repeated)"
@@ -259,7 +263,6 @@ def _cmd_check(args, report: bool) -> int:
         if problems:
             failures += 1
         else:
-            from .run import passed
             passed.record_pass(derive_key, "derive --check", papers=sorted(keys))
     failures += _summarise(out, args.quiet)
     if report:
@@ -273,7 +276,7 @@ def _cmd_check(args, report: bool) -> int:
         write_results_json(out.ledgers, out_dir)
     from .report.stamp import write_stamp
     cmd = " ".join(["theorycheck"] + list(args.argv))
-    write_stamp(out_dir, {k: _paper_stamp(out, k) for k in out.ledgers}, cmd, time.monotonic() - t0,
+    write_stamp(out_dir, {k: _paper_stamp(out, k, source_sha256) for k in out.ledgers}, cmd, time.monotonic() - t0,
                 {"jobs": args.jobs, "scheduler": args.scheduler, **({"derive_check": derive_note} if report else {})})
     if not args.quiet:
         _say(f"done    {time.monotonic() - t0:.1f}s → {out_dir}" + ("" if not failures else f" ({failures} failure(s))"))

@@ -42,6 +42,8 @@ class ParameterTypeError(TypeError, ValueError):
     """A parameter of the wrong type (a ``TypeError``; also a ``ValueError`` for older callers)."""
 
 
+_F64 = np.dtype(np.float64)
+
 def _tname(value) -> str:
     return type(value).__name__
 
@@ -75,9 +77,19 @@ def check_array(name: str, value, ndim: int | tuple | None = None, finite: bool 
                 shape: tuple | None = None) -> np.ndarray:
     """``value`` as a float array with the stated dimension(s), size and finiteness (errors name ``name``).
 
+    A finite ``float64`` ndarray that passes every check is returned as is (the object itself, which is what
+    ``np.asarray`` gives for it, found without re-validating the options); other input is converted with
+    ``np.asarray(value, dtype=float)`` and checked in full.
+
     >>> check_array("x", [1, 2], ndim=1).tolist()
     [1.0, 2.0]
     """
+    if (type(value) is np.ndarray and value.dtype == _F64 and finite is True and type(min_size) is int
+            and 0 <= min_size <= value.size and (ndim is None or (type(ndim) is int and value.ndim == ndim <= 32))
+            and (shape is None or (type(shape) is tuple and value.shape == shape
+                                   and all(type(k) is int for k in shape)))
+            and np.isfinite(value).all()):
+        return value                 # the common case: what the general path below returns for it
     if ndim is not None:
         dims = (ndim,) if not isinstance(ndim, (tuple, list)) else tuple(ndim)
         ndim = tuple(check_int("ndim", k, minimum=0, maximum=32) for k in dims)

@@ -39,14 +39,18 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "theorycheck"
 
 
-def check_key(name: str, **inputs) -> str:
-    """SHA-256 of the check ``name``, its ``inputs`` (JSON-serialisable), the package sources and the library versions."""
+def check_key(name: str, *, source_sha256: str | None = None, **inputs) -> str:
+    """SHA-256 of the check ``name``, its ``inputs`` (JSON-serialisable), the package sources and the library versions.
+
+    ``source_sha256``: :func:`theorycheck.report.stamp.package_digest` of ``theorycheck`` when the caller has it
+    already (computed here otherwise)."""
     import mpmath
     import numpy
     import sympy
     from ..report.stamp import package_digest
     from ..validate import check_str
-    doc = {"check": check_str("name", name), "inputs": inputs, "theorycheck": package_digest("theorycheck"),
+    digest = package_digest("theorycheck") if source_sha256 is None else check_str("source_sha256", source_sha256)
+    doc = {"check": check_str("name", name), "inputs": inputs, "theorycheck": digest,
            "python": platform.python_version(), "numpy": numpy.__version__, "sympy": sympy.__version__,
            "mpmath": mpmath.__version__}
     try:
