@@ -21,7 +21,10 @@ For a SymPy expression in one symbol built from polynomials, ``exp``, ``sin``, `
 at 0 only (``Abs``, ``sign``, ``Heaviside``, ``Max``/``Min``, ``Piecewise`` whose switch points are
 all at 0) the integral is split into the two half lines, where the kink functions evaluate.
 Parity (:math:`f(-g)=\pm f(g)`) sets the vanishing coefficients to an exact 0. Anything else — or
-any integral SymPy leaves unevaluated — falls back to mpmath quadrature.
+any integral SymPy leaves unevaluated — falls back to mpmath quadrature. When :math:`f^{(m)}` is a
+polynomial (exact coefficients) it is integrated term by term, :math:`\sum_n c_n\mathbb E[g^n]`, each
+moment once (the same exact number, without a Meijer-G integration per polynomial). Results are memoised
+(per coefficient, and a request for fewer coefficients reuses a longer computed list).
 
 Numeric route
 -------------
@@ -248,16 +251,23 @@ def _check_tails(fun: Callable, m_max: int) -> None:
 
 def _check_square_integrable(fun: Callable, points: Sequence[float]) -> None:
     """E[f(g)^2] must converge: the tanh-sinh quadrature at two refinement levels must agree to 5 %
-    (a non-square-integrable singularity, e.g. f = 1/x, makes the value grow with the refinement)."""
+    (a non-square-integrable singularity, e.g. f = 1/x, makes the value grow with the refinement).
+    The integrand is memoised by node: the finer quadrature revisits the nodes of the coarser one (same
+    precision, same values)."""
     with mpmath.workdps(25):
         pts = [-mpmath.inf] + [mpmath.mpf(p) for p in sorted(set(points))] + [mpmath.inf]
         c = 1 / mpmath.sqrt(2 * mpmath.pi)
+        seen: dict = {}
 
         def sq(t):
-            try:
-                return _evaluate(fun, t) ** 2 * mpmath.exp(-t * t / 2) * c
-            except _NonFinite:
-                return mpmath.inf
+            v = seen.get(t)
+            if v is None:
+                try:
+                    v = _evaluate(fun, t) ** 2 * mpmath.exp(-t * t / 2) * c
+                except _NonFinite:
+                    v = mpmath.inf
+                seen[t] = v
+            return v
         coarse = mpmath.quad(sq, pts, maxdegree=5)
         fine = mpmath.quad(sq, pts, maxdegree=7)
     if not (mpmath.isfinite(coarse) and mpmath.isfinite(fine)) or abs(fine - coarse) > 0.05 * max(1, abs(fine)):
@@ -303,16 +313,46 @@ def _clean(r: sp.Basic):
     return r
 
 
+@functools.lru_cache(maxsize=1024)
 def _parity(expr: sp.Basic, x: sp.Symbol) -> int:
-    """+1 even, -1 odd, 0 neither (decided symbolically; 0 if undecided)."""
+    """+1 even, -1 odd, 0 neither (decided symbolically; 0 if undecided). Memoised (a deterministic function of
+    immutable SymPy arguments, asked again for each ``m_max``/``dps`` of the same expression)."""
     xr = sp.Symbol("_xp", real=True)
     e = expr.subs(x, xr)
     em = e.subs(xr, -xr)
-    if sp.simplify(em - e) == 0:
+    if _is_zero(em - e, xr):
         return 1
-    if sp.simplify(em + e) == 0:
+    if _is_zero(em + e, xr):
         return -1
     return 0
+
+
+def _is_zero(d: sp.Basic, xr: sp.Symbol) -> bool:
+    """``sp.simplify(d) == 0``, skipping ``simplify`` when the answer is known without it: ``d`` already 0, or
+    ``d`` non-zero at the point 7/10 (then ``d`` is not identically zero, and neither is its simplified form)."""
+    if d == 0:
+        return True
+    try:
+        v = sp.N(d.subs(xr, sp.Rational(7, 10)), 20)
+        if v.is_Number and v.is_real and v.is_finite and abs(v) > 1e-10:
+            return False
+    except Exception:  # noqa: BLE001 - undecided numerically: decide symbolically below
+        pass
+    return sp.simplify(d) == 0
+
+
+@functools.lru_cache(maxsize=64)
+def _gauss_moment(n: int):
+    r""":math:`\mathbb E[g^n]=\int x^n\varphi(x)\,dx` integrated by SymPy (memoised)."""
+    xr = sp.Symbol("_t", real=True)
+    return sp.integrate(xr ** n * sp.exp(-xr ** 2 / 2) / sp.sqrt(2 * sp.pi), (xr, -sp.oo, sp.oo))
+
+
+@functools.lru_cache(maxsize=1024)
+def _smooth_integral(dm: sp.Basic, xr: sp.Symbol):
+    r"""SymPy's :math:`\int dm(x)\varphi(x)\,dx` over the real line (memoised by integrand: successive
+    derivatives repeat, e.g. :math:`\pm\cos` for every odd order of :math:`\sin`)."""
+    return sp.integrate(dm * sp.exp(-xr ** 2 / 2) / sp.sqrt(2 * sp.pi), (xr, -sp.oo, sp.oo))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -324,7 +364,12 @@ def _exact_coeff(expr, x, m, kind):
     if kind == "smooth":
         xr = sp.Symbol("_t", real=True)
         dm = sp.expand(sp.diff(expr.subs(x, xr), xr, m))
-        r = sp.integrate(dm * w.subs(t, xr), (xr, -sp.oo, sp.oo))
+        if dm.is_polynomial(xr) and not dm.has(sp.Float):
+            # linearity: sum_n c_n E[g^n], each moment integrated by SymPy once (the same exact number as
+            # integrating the polynomial at once, without a Meijer-G integration per polynomial)
+            r = sp.Add(*[c * _gauss_moment(n) for (n,), c in sp.Poly(dm, xr).terms()])
+        else:
+            r = _smooth_integral(dm, xr)
     else:
         p = sp.Symbol("_p", positive=True)
         fp, fn = expr.subs(x, p), expr.subs(x, -p)
@@ -334,11 +379,8 @@ def _exact_coeff(expr, x, m, kind):
     return None if r is None else _clean(r / sp.sqrt(sp.factorial(m)))
 
 
-@functools.lru_cache(maxsize=512)
-def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bool) -> tuple:
-    """:func:`hermite_coefficients` of a SymPy expression (validated arguments). Memoised: the result is a
-    deterministic function of the arguments (SymPy expressions are immutable), and derivations ask for the
-    same coefficients several times (tables, Stein checks, the seed's numbers)."""
+def _sympy_constant(f: sp.Basic):
+    """Validate a SymPy input ``f`` (real, finite) and return its value if it is a constant, else None."""
     x = _symbol_of(f)
     if f.has(sp.I) or f.has(sp.zoo, sp.nan, sp.oo):
         raise ValueError(f"f must be real and finite, got {f}")
@@ -346,15 +388,40 @@ def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bo
         c = sp.nsimplify(f) if f.is_Float else f
         if not (c.is_number and c.is_real and c.is_finite):
             raise ValueError(f"f must be a real finite constant, got {f}")
+        return c
+    return None
+
+
+#: the longest coefficient tuple computed so far by (f, dps, breakpoints, exact): the coefficients for a smaller
+#: ``m_max`` are its prefix (each a_m is a deterministic function of (f, m, dps, breakpoints, exact); the only
+#: m_max-dependent step, the tail check of f^2 phi x^(2 m_max), is weaker for a smaller m_max)
+_PREFIX_CACHE: dict = {}
+
+
+@functools.lru_cache(maxsize=512)
+def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bool) -> tuple:
+    """:func:`hermite_coefficients` of a SymPy expression (validated arguments). Memoised: the result is a
+    deterministic function of the arguments (SymPy expressions are immutable), and derivations ask for the
+    same coefficients several times (tables, Stein checks, the seed's numbers); a request for fewer coefficients
+    than an earlier one (same f, dps, breakpoints, exact) is answered from ``_PREFIX_CACHE``."""
+    x = _symbol_of(f)
+    c = _sympy_constant(f)          # validates f (real, finite)
+    if x is None:
         return (c,) + (sp.Integer(0),) * m_max
+    longer = _PREFIX_CACHE.get((f, dps, bps, exact))
+    if longer is not None and len(longer) > m_max:
+        return longer[:m_max + 1]
     bps = list(bps)
     fun = as_function(f, dps)
     _check_tails(fun, m_max)
     out: list = [None] * (m_max + 1)
     kind = _exact_ok(f, x) if exact else None
+    if exact and kind is None:      # no exact route: the same computation as exact=False (memoised there)
+        return _sympy_coefficients(f, m_max, dps, tuple(bps), False)
     kinks = find_kinks(f) if kind is None else []
     par = _parity(f, x) if kind is not None else 0
     checked = False
+    nodes: dict = {}
     for m in range(m_max + 1):
         if par and (-1) ** m != par:
             out[m] = sp.Integer(0)
@@ -368,8 +435,12 @@ def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bo
             if not checked:
                 _check_square_integrable(fun, [0.0] + bps + kinks)
                 checked = True
-            out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks)
-    return tuple(out)
+            out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks, nodes)
+    out = tuple(out)
+    key = (f, dps, tuple(bps), exact)
+    if len(_PREFIX_CACHE.get(key, ())) < len(out):
+        _PREFIX_CACHE[key] = out
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -396,26 +467,67 @@ def hermite_coefficients(f, m_max: int, dps: int = 30, breakpoints: Sequence[flo
     """
     m_max = check_int("m_max", m_max, minimum=0, maximum=MAX_COEFFICIENTS)
     dps = check_int("dps", dps, minimum=15, maximum=200)
+    bps = _breakpoints(breakpoints)
+    if isinstance(f, sp.Basic):
+        return list(_sympy_coefficients(f, m_max, dps, tuple(bps), bool(exact)))
+    fun = as_function(f, dps)
+    _check_tails(fun, m_max)
+    _check_square_integrable(fun, [0.0] + bps)
+    nodes: dict = {}
+    return [_numeric_coeff(fun, m, dps, [0.0] + bps, nodes) for m in range(m_max + 1)]
+
+
+def _breakpoints(breakpoints) -> list[float]:
+    """The validated ``breakpoints`` argument as a list of finite floats."""
     try:
         bps = [float(b) for b in breakpoints]
     except (TypeError, ValueError):
         raise ValueError("breakpoints must be a sequence of real numbers") from None
     if not all(math.isfinite(b) for b in bps):
         raise ValueError("breakpoints must be finite")
+    return bps
+
+
+def _numeric_a1(f, dps: int, breakpoints: Sequence[float]):
+    """:math:`a_1` as ``hermite_coefficients(f, 1, dps, breakpoints, exact=False)[1]`` computes it (``dps`` already
+    validated): the same input checks (tails, square integrability) and the same quadrature, without the
+    quadrature of :math:`a_0`, which :func:`stein_check` does not use."""
+    bps = _breakpoints(breakpoints)
     if isinstance(f, sp.Basic):
-        return list(_sympy_coefficients(f, m_max, dps, tuple(bps), bool(exact)))
-    fun = as_function(f, dps)
-    _check_tails(fun, m_max)
-    _check_square_integrable(fun, [0.0] + bps)
-    return [_numeric_coeff(fun, m, dps, [0.0] + bps) for m in range(m_max + 1)]
+        if _sympy_constant(f) is not None:
+            return sp.Integer(0)
+        fun = as_function(f, dps)
+        _check_tails(fun, 1)
+        pts = [0.0] + bps + find_kinks(f)
+    else:
+        fun = as_function(f, dps)
+        _check_tails(fun, 1)
+        pts = [0.0] + bps
+    _check_square_integrable(fun, pts)
+    return _numeric_coeff(fun, 1, dps, pts)
 
 
-def _numeric_coeff(fun, m, dps, points):
+def _numeric_coeff(fun, m, dps, points, nodes: dict | None = None):
+    r""":math:`a_m` by quadrature of :math:`f(t)\,h_m(t)\,e^{-t^2/2}/\sqrt{2\pi}` (validated arguments).
+
+    ``nodes`` (optional, one dict per ``fun``) memoises :math:`f(t)` and :math:`e^{-t^2/2}` by (node, working
+    precision): the coefficients of one ``f`` are integrated on the same tanh-sinh nodes, and both factors are
+    deterministic there, so every product is formed from the same numbers in the same order as without it
+    (same ``mpf`` result); ``f`` is then evaluated once per node instead of once per node and ``m``."""
     with mpmath.workdps(dps + 10):
         c = 1 / mpmath.sqrt(2 * mpmath.pi)
+        if nodes is None:
+            def integrand(t):
+                return _evaluate(fun, t) * hermite_h(m, t) * mpmath.exp(-t * t / 2) * c
+        else:
+            prec = mpmath.mp.prec
 
-        def integrand(t):
-            return _evaluate(fun, t) * hermite_h(m, t) * mpmath.exp(-t * t / 2) * c
+            def integrand(t):
+                key = (t, prec)
+                fe = nodes.get(key)
+                if fe is None:
+                    fe = nodes[key] = (_evaluate(fun, t), mpmath.exp(-t * t / 2))
+                return fe[0] * hermite_h(m, t) * fe[1] * c
 
         val = _quad(integrand, points, dps)
     with mpmath.workdps(dps):
@@ -448,7 +560,7 @@ def stein_check(f, dps: int = 30, breakpoints: Sequence[float] = ()) -> dict:
     True
     """
     dps = check_int("dps", dps, minimum=15, maximum=200)
-    a1 = hermite_coefficients(f, 1, dps=dps, breakpoints=breakpoints, exact=False)[1]
+    a1 = _numeric_a1(f, dps, breakpoints)       # = hermite_coefficients(f, 1, ..., exact=False)[1]
     if isinstance(f, sp.Basic):
         x = _symbol_of(f)
         if x is None:
