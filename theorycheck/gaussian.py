@@ -457,21 +457,45 @@ def _as_list(name, x):
 
 
 class _Engine:
-    """Diagram evaluation for one covariance and one set of factors (shared caches)."""
+    """Diagram evaluation for one covariance and one set of factors (shared caches).
 
-    def __init__(self, be, linear, quadratic):
+    The caches are keyed by the *ordered* factors a value depends on — ``lkeys[a]`` / ``qkeys[j]`` name factor a / j
+    (by default its position) and a mask stands for the tuple of the keys of its bits in increasing order — because
+    every recursion below depends only on those ordered factors (the submasks of a mask are visited in the same
+    relative order under any order-preserving relabelling of its bits). Engines of several products on one
+    covariance can therefore share ``caches`` (four dicts) when equal keys name equal factors
+    (:func:`expect_products`): a sub-diagram common to several products is evaluated once, by the same operations
+    in the same order, so every value is exactly what a separate engine computes."""
+
+    def __init__(self, be, linear, quadratic, lkeys=None, qkeys=None, caches=None):
         self.be = be
         self.lin = linear                 # list of row vectors
         self.P = quadratic                # list of Σ M_j
         self.nl, self.nq = len(linear), len(quadratic)
-        self._chain: dict = {}            # (a, qmask) -> Σ_orders aᵀ ΣM..ΣM (row vector)
-        self._cyc: dict = {}              # (first, qmask) -> Σ_orders P_first P_.. (matrix)
-        self._kappa: dict = {}
-        self._m: dict = {}
+        self._lk = tuple(range(self.nl)) if lkeys is None else tuple(lkeys)
+        self._qk = tuple(range(self.nq)) if qkeys is None else tuple(qkeys)
+        self._lt: dict = {}               # lmask -> ordered keys of its factors
+        self._qt: dict = {}               # qmask -> ordered keys of its factors
+        if caches is None:
+            caches = ({}, {}, {}, {})
+        self._chain, self._cyc, self._kappa, self._m = caches
+        # _chain: (a, qmask) -> Σ_orders aᵀ ΣM..ΣM (row vector); _cyc: (first, qmask) -> Σ_orders P_first P_.. (matrix)
+
+    def _ltup(self, lmask: int) -> tuple:
+        t = self._lt.get(lmask)
+        if t is None:
+            t = self._lt[lmask] = tuple(self._lk[j] for j in _bits(lmask))
+        return t
+
+    def _qtup(self, qmask: int) -> tuple:
+        t = self._qt.get(qmask)
+        if t is None:
+            t = self._qt[qmask] = tuple(self._qk[j] for j in _bits(qmask))
+        return t
 
     # W_a(T) = Σ_{orders of T} aᵀ P_{σ1} ... P_{σ|T|}
     def chain(self, a: int, qmask: int):
-        key = (a, qmask)
+        key = (self._lk[a], self._qtup(qmask))
         hit = self._chain.get(key)
         if hit is not None:
             return hit
@@ -487,7 +511,7 @@ class _Engine:
 
     # C_f(T) = Σ_{orders of T} P_f P_{σ1} ... P_{σ|T|}
     def cyc(self, f: int, qmask: int):
-        key = (f, qmask)
+        key = (self._qk[f], self._qtup(qmask))
         hit = self._cyc.get(key)
         if hit is not None:
             return hit
@@ -502,7 +526,7 @@ class _Engine:
         return val
 
     def kappa(self, lmask: int, qmask: int):
-        key = (lmask, qmask)
+        key = (self._ltup(lmask), self._qtup(qmask))
         if key in self._kappa:
             return self._kappa[key]
         ls = list(_bits(lmask))
@@ -529,7 +553,7 @@ class _Engine:
     def moment(self, lmask: int, qmask: int):
         if lmask == 0 and qmask == 0:
             return self.be.one()
-        key = (lmask, qmask)
+        key = (self._ltup(lmask), self._qtup(qmask))
         if key in self._m:
             return self._m[key]
         total = None
@@ -588,25 +612,53 @@ def _submasks(mask: int):
 
 
 MAX_FACTORS = 14
+#: bound on the memory of the factors and sub-diagrams that the products of one :func:`expect_products` call share
+SHARED_MAX_BYTES = 2 ** 26
 
 
-def _prepare(be, linear, quadratic, where=""):
+def _prepare(be, linear, quadratic, where="", shared=None):
+    """Validated factors ``(lin, P)`` (``P[j]`` = Σ M_j); with ``shared`` (a dict that lives while the caller holds
+    every factor object, e.g. across the products of one :func:`expect_products` call) also their keys
+    ``(lkeys, qkeys)`` for :class:`_Engine`: equal keys name equal validated factors."""
     linear = _as_list(f"{where}linear", linear)
     quadratic = _as_list(f"{where}quadratic", quadratic)
     if len(linear) + len(quadratic) > MAX_FACTORS:
         raise ValueError(f"{where}linear and quadratic may hold at most {MAX_FACTORS} factors in total, "
                          f"got {len(linear) + len(quadratic)}")
-    lin = [be.vec(f"{where}linear[{k}]", a) for k, a in enumerate(linear)]
-    # Σ M_j once per distinct matrix object (repeated factors like (Σ y_i y_{i+1})^2 share it)
-    cache: dict[int, object] = {}
-    P = []
-    for j, m in enumerate(quadratic):
-        hit = cache.get(id(m))
+    if shared is None:
+        lin = [be.vec(f"{where}linear[{k}]", a) for k, a in enumerate(linear)]
+        # Σ M_j once per distinct matrix object (repeated factors like (Σ y_i y_{i+1})^2 share it)
+        cache: dict[int, object] = {}
+        P = []
+        for j, m in enumerate(quadratic):
+            hit = cache.get(id(m))
+            if hit is None:
+                hit = be.sigma_times(be.mat(f"{where}quadratic[{j}]", m))
+                cache[id(m)] = hit
+            P.append(hit)
+        return lin, P
+    # shared: a vector is named by its contents when it is a float64 NumPy array of shape (n,) (vec() of equal
+    # contents gives equal values), otherwise by its object; a matrix by its object (Σ M_j once per object)
+    lin, lkeys, P, qkeys = [], [], [], []
+    for k, a in enumerate(linear):
+        if (not be.symbolic and type(a) is np.ndarray and a.dtype == np.float64 and a.ndim == 1
+                and a.shape[0] == be.n):
+            key = ("v", a.tobytes())
+        else:
+            key = ("o", id(a))
+        hit = shared.get(key)
         if hit is None:
-            hit = be.sigma_times(be.mat(f"{where}quadratic[{j}]", m))
-            cache[id(m)] = hit
-        P.append(hit)
-    return lin, P
+            hit = shared[key] = (be.vec(f"{where}linear[{k}]", a), a)     # (keeps the object, so its id stays unique)
+        lin.append(hit[0])
+        lkeys.append(key)
+    for j, m in enumerate(quadratic):
+        key = ("m", id(m))
+        hit = shared.get(key)
+        if hit is None:
+            hit = shared[key] = (be.sigma_times(be.mat(f"{where}quadratic[{j}]", m)), m)
+        P.append(hit[0])
+        qkeys.append(key)
+    return lin, P, lkeys, qkeys
 
 
 def _finish(be, batched, val):
@@ -648,11 +700,11 @@ def expect_product(cov, linear=(), quadratic=()):
     return _finish(be, batched, val)
 
 
-def _expect(be, lin, P):
+def _expect(be, lin, P, lkeys=None, qkeys=None, caches=None):
     nl, nq = len(lin), len(P)
     if nl % 2:
         return be.zero()
-    eng = _Engine(be, lin, P)
+    eng = _Engine(be, lin, P, lkeys, qkeys, caches)
     val = eng.moment((1 << nl) - 1, (1 << nq) - 1)
     return be.zero() if val is None else val
 
@@ -662,7 +714,9 @@ def expect_products(cov, products):
 
     ``products`` is a list of ``(linear_list, quadratic_list)``; returns a list of results
     (each as :func:`expect_product` would return it). Worth it for large batches, where the
-    PSD check of ``cov`` (a batched ``eigvalsh``) costs more than the moments themselves.
+    PSD check of ``cov`` (a batched ``eigvalsh``) costs more than the moments themselves, and for products
+    sharing factors: equal factors are validated once and a sub-diagram common to several products is evaluated
+    once (by the same operations, so each value is exactly the one :func:`expect_product` returns).
 
     >>> import numpy as np
     >>> e0 = np.array([1.0])
@@ -673,13 +727,27 @@ def expect_products(cov, products):
     if not isinstance(products, (list, tuple)):
         raise ValueError(f"products must be a list of (linear, quadratic) pairs, got {type(products).__name__}")
     out = []
+    # the products share their validated factors and their common sub-diagrams (see _Engine): each value is
+    # computed by the same operations as expect_product computes it alone
+    # (numeric covariances: the shared values are dropped, and then rebuilt as needed, whenever a bound on their
+    # size exceeds SHARED_MAX_BYTES, so large batches do not hold more memory than a few products do)
+    shared: dict = {}
+    caches = ({}, {}, {}, {})
+    if not be.symbolic:
+        mat_b, vec_b = 8.0 * be.B * be.n * be.n, 8.0 * be.B * be.n
     for t, prod in enumerate(products):
         if not isinstance(prod, (list, tuple)) or len(prod) != 2:
             raise ValueError(f"products[{t}] must be a (linear, quadratic) pair, got {prod!r}")
         with np.errstate(over="ignore", invalid="ignore"):
-            lin, P = _prepare(be, prod[0], prod[1], where=f"products[{t}] ")
-            val = _expect(be, lin, P)
-        out.append(_finish(be, batched, val))
+            lin, P, lkeys, qkeys = _prepare(be, prod[0], prod[1], where=f"products[{t}] ", shared=shared)
+            val = _expect(be, lin, P, lkeys, qkeys, caches)
+        res = _finish(be, batched, val)
+        out.append(res.copy() if isinstance(res, np.ndarray) else res)    # no two results share an array
+        if not be.symbolic and ((len(shared) + len(caches[1])) * mat_b + len(caches[0]) * vec_b
+                                + (len(caches[2]) + len(caches[3])) * 8.0 * be.B) > SHARED_MAX_BYTES:
+            shared.clear()
+            for c in caches:
+                c.clear()
     return out
 
 

@@ -69,6 +69,7 @@ import contextlib
 import functools
 import itertools
 import math
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -314,7 +315,8 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
     settings (a), (c) with diagonal :math:`\Sigma_w`, the control priors (one-sided, skewed), and setting (b).
 
     ``forms`` is a list of ``(degree, F)`` with ``F`` mapping a batch (B, T, T) to (B,) and
-    homogeneous of that degree (e.g. an Isserlis moment of that order / 2). With
+    homogeneous of that degree (e.g. an Isserlis moment of that order / 2); ``F`` must not modify its argument
+    (the same argument arrays are passed to every form). With
     :math:`K=\sum_kX_k` (:math:`X_0=\sigma_v^2I` deterministic, :math:`X_k` the autocovariance of
     component k, a function of its own :math:`a_k`), :math:`m_k=EX_k`, :math:`M=\sum_km_k`, and
     the symmetric multilinear forms of F, independence gives
@@ -349,32 +351,44 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
                          f"Sigma_w), got {prior!r}")
     wts, comps = _component_nodes(T, prior, laws)
     Mtot = sum(m * mult for _, m, mult in comps)
+    # the arguments of the forms, built once and passed to every form (the same arrays each time, so forms that
+    # cache by their argument see the same objects): Mtot[None], per component m[None], and the five arguments
+    # (2X + Y, 2X, X + Y, X, Y) of each polarisation Ft(X, Y) below, only when a form of degree 3 asks for them
+    Mt1 = Mtot[None]
+    m1s = [m[None] for _, m, _ in comps]
+    ft_args: dict = {}
+
+    def polar(key, X, Y):
+        hit = ft_args.get(key)
+        if hit is None:
+            Y = np.broadcast_to(Y, X.shape)
+            hit = ft_args[key] = (2 * X + Y, 2 * X, X + Y, X, Y)
+        return hit
     out = []
     for deg, F in forms:
 
         def f1(K):
             return np.atleast_1d(F(K))
         if deg == 1:
-            out.append(float(f1(Mtot[None])[0]))
+            out.append(float(f1(Mt1)[0]))
             continue
         if deg == 2:
-            tot = float(f1(Mtot[None])[0])
-            for X, m, mult in comps:
-                eF = float(f1(m[None])[0]) if X is None else float(wts @ f1(X))
-                tot += mult * (eF - float(f1(m[None])[0]))
+            tot = float(f1(Mt1)[0])
+            for (X, m, mult), m1 in zip(comps, m1s):
+                eF = float(f1(m1)[0]) if X is None else float(wts @ f1(X))
+                tot += mult * (eF - float(f1(m1)[0]))
             out.append(tot)
             continue
 
-        def Ft(X, Y):
-            Y = np.broadcast_to(Y, X.shape)
-            return (f1(2 * X + Y) - f1(2 * X) - 2 * f1(X + Y) + 2 * f1(X) + f1(Y)) / 6
-        tot = float(f1(Mtot[None])[0])
-        for X, m, mult in comps:
+        def Ft(args):          # F~(X, X, Y) by polarisation, args = polar(·, X, Y)
+            return (f1(args[0]) - f1(args[1]) - 2 * f1(args[2]) + 2 * f1(args[3]) + f1(args[4])) / 6
+        tot = float(f1(Mt1)[0])
+        for c, ((X, m, mult), m1) in enumerate(zip(comps, m1s)):
             if X is None:
-                eF, eFt = float(f1(m[None])[0]), float(Ft(m[None], Mtot - m)[0])
+                eF, eFt = float(f1(m1)[0]), float(Ft(polar((c, 0), m1, Mtot - m))[0])
             else:
-                eF, eFt = float(wts @ f1(X)), float(wts @ Ft(X, Mtot - m))
-            tot += mult * (eF + 3 * eFt - 3 * float(Ft(m[None], Mtot)[0]) + 2 * float(f1(m[None])[0]))
+                eF, eFt = float(wts @ f1(X)), float(wts @ Ft(polar((c, 0), X, Mtot - m)))
+            tot += mult * (eF + 3 * eFt - 3 * float(Ft(polar((c, 1), m1, Mtot))[0]) + 2 * float(f1(m1)[0]))
         out.append(tot)
     return [_finite(v, "exact_component_average", T=T, prior=prior) for v in out]
 
@@ -1261,16 +1275,40 @@ class _SharedIsserlisForms:
     :func:`theorycheck.gaussian.expect_products` call (one PSD validation of K); the other forms of the group then
     read their value for the same K (equal shape, strides and bytes) from a cache. Each value is computed exactly as
     ``expect_product`` computes it alone. The cache is dropped when its keys and values would exceed ``max_bytes``
-    (and by :meth:`clear`)."""
+    (and by :meth:`clear`). The key of a live array object seen before is found by its identity (a weak
+    reference confirms it is the same object): the forms are only called, inside :func:`stationarity_moments`, on
+    arrays that are never modified after they are built (autocovariances, and the arguments
+    :func:`exact_component_average` builds)."""
 
     def __init__(self, max_bytes: float = 256e6):
         self.products: dict = {}        # group -> list of (linear, quadratic)
         self.cache: dict = {}           # (group, shape, strides, dtype, bytes of K) -> list of values
+        self.keys: dict = {}            # id(K) -> (weak reference to K, its key (shape, strides, dtype, bytes))
+        self.interned: dict = {}        # key -> the same key (one bytes object per content)
         self.size, self.max_bytes = 0, max_bytes
 
     def clear(self):
         self.cache.clear()
+        self.keys.clear()
+        self.interned.clear()
         self.size = 0
+
+    def _key(self, K):
+        seen = self.keys.get(id(K))
+        if seen is not None and seen[0]() is K:
+            return seen[1]
+        kkey = (K.shape, K.strides, K.dtype.str, K.tobytes())      # same values and layout: same computation
+        hit = self.interned.get(kkey)
+        if hit is None:
+            if self.size + K.nbytes > self.max_bytes:
+                self.clear()
+            hit = self.interned[kkey] = kkey
+            self.size += K.nbytes
+        try:
+            self.keys[id(K)] = (weakref.ref(K), hit)
+        except TypeError:               # an object without weak references: found by its contents every time
+            pass
+        return hit
 
     def form(self, group, product, divisor):
         """The form computing ``expect_product(K, *product) / divisor`` through the group ``group``."""
@@ -1281,13 +1319,14 @@ class _SharedIsserlisForms:
 
     def _values(self, group, K):
         K = np.asarray(K)
-        key = (group, K.shape, K.strides, K.dtype.str, K.tobytes())     # same values and layout: same computation
+        key = (group, self._key(K))
         hit = self.cache.get(key)
         if hit is None:
             hit = gaussian.expect_products(K, self.products[group])
-            nbytes = K.nbytes + sum(np.asarray(v).nbytes for v in hit)
+            nbytes = sum(np.asarray(v).nbytes for v in hit)
             if self.size + nbytes > self.max_bytes:
                 self.clear()
+                key = (group, self._key(K))
             self.cache[key] = hit
             self.size += nbytes
         return hit

@@ -91,7 +91,7 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
             loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
         except ValueError:          # the weights overflowed: the run diverged
             params[0] = params[0] * np.nan
-        if not np.all(np.isfinite(params[0])):
+        if not np.isfinite(params[0]).all():
             raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
                              f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
                              "init_scale")
@@ -113,7 +113,7 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
             mh = m[i] / (1 - b1 ** (k + 1))
             vh = v2[i] / (1 - b2 ** (k + 1))
             params[i] = params[i] - lr_k * (mh / (np.sqrt(vh) + eps) + weight_decay * params[i])
-        if not np.all(np.isfinite(params[0])) or not np.all(np.isfinite(params[1])):
+        if not np.isfinite(params[0]).all() or not np.isfinite(params[1]).all():
             raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
                              f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
                              "init_scale")
