@@ -134,9 +134,29 @@ def _law(lam, gamma, n, sigma_w2, sigma_e2, noise):
 
 def _n_direct(n, name="n"):
     """``n`` for the O(n) sums over the prompt: refused past the memory budget (a few arrays of n floats)."""
-    n = _n(n, name)
+    return _n_memory(_n(n, name), name)
+
+
+def _n_memory(n, name="n"):
+    """The memory guard of :func:`_n_direct` alone, for an ``n`` already checked."""
     check_memory(name, n, 64.0 * (n + 2), "the O(n) sums over the prompt")
     return n
+
+
+_FLOATS = (float, np.float64)
+
+
+def _plain_law(lam, gamma, n, sigma_w2, sigma_e2, noise=0.0):
+    """True when the checks of a law (:func:`_lam`, :func:`_gamma`, :func:`_n`, :func:`_var`) would pass and
+    return ``float`` of these very values: gates in (0, 1] and finite variances >= 0 given as ``float`` (or
+    ``numpy.float64``), ``n`` an ``int`` in [1, MAX_COUNT]. The exact sums are evaluated ~10⁵ times per run (grid
+    scans of λ), so they skip the checks in this common case; anything else goes through the checks (same values,
+    same errors, in the same order)."""
+    return (type(lam) in _FLOATS and 0.0 < lam <= 1.0 and type(gamma) in _FLOATS and 0.0 < gamma <= 1.0
+            and type(n) is int and 1 <= n <= MAX_COUNT
+            and type(sigma_w2) in _FLOATS and 0.0 <= sigma_w2 < math.inf
+            and type(sigma_e2) in _FLOATS and 0.0 <= sigma_e2 < math.inf
+            and type(noise) in _FLOATS and 0.0 <= noise < math.inf)
 
 
 def _flow_variances(sigma_w2, sigma_e2, noise):
@@ -149,6 +169,9 @@ def _flow_variances(sigma_w2, sigma_e2, noise):
 
 def _finite(value, what, **inputs):
     """``value`` if finite, else a ``ValueError`` naming the inputs (an overflow of the floating-point range)."""
+    if type(value) is float:                         # the common case, fast (the same test)
+        if math.isfinite(value):
+            return value
     try:
         ok = bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
     except (TypeError, ValueError):
@@ -206,15 +229,26 @@ def ar1_variances(gamma, n, sigma_w2, sigma_e2) -> np.ndarray:
     >>> ar1_variances(0.5, 2, 1.0, 0.75).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    gamma = _gamma(gamma)
-    n = _n_direct(n)
-    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    if _plain_law(1.0, gamma, n, sigma_w2, sigma_e2):
+        gamma, sigma_w2, sigma_e2 = float(gamma), float(sigma_w2), float(sigma_e2)
+        _n_memory(n)
+    else:
+        gamma = _gamma(gamma)
+        n = _n_direct(n)
+        sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    return _ar1_variances(gamma, n, sigma_w2, sigma_e2)
+
+
+def _ar1_variances(gamma, n, sigma_w2, sigma_e2) -> np.ndarray:
+    """:func:`ar1_variances` for checked inputs (its memory guard already passed): no checks."""
     g2 = gamma * gamma
     s = np.empty(n + 2)
     s[0] = sigma_w2
     with np.errstate(over="ignore", invalid="ignore"):
         # s_i = γ² s_{i-1} + σ_e², in C (the same operations as the loop, bit for bit)
         s[1:] = signal.lfilter([1.0], [1.0, -g2], np.full(n + 1, sigma_e2), zi=[g2 * sigma_w2])[0]
+    if np.isfinite(s).all():
+        return s
     return _finite(s, "the AR(1) variances", gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2)
 
 
@@ -231,7 +265,8 @@ class GLASums:
 
 
 def _direct(lam, gamma, n, sigma_w2, sigma_e2) -> GLASums:
-    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    """The O(n) sums for checked inputs (no checks but the memory guard of ``n``)."""
+    s = _ar1_variances(gamma, _n_memory(n), sigma_w2, sigma_e2)
     si = s[1:n + 1]
     age = np.arange(n, 0, -1, dtype=float)           # age of token i = n+1-i
     p = lam ** age
@@ -258,32 +293,37 @@ def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method: str = "auto") -> GLAS
     >>> abs(s.A2 - t.A2) / t.A2 < 1e-12
     True
     """
-    lam, gamma = _lam(lam), _gamma(gamma)
-    n = _n(n)
-    sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
+    if _plain_law(lam, gamma, n, sigma_w2, sigma_e2):
+        lam, gamma, sigma_w2, sigma_e2 = float(lam), float(gamma), float(sigma_w2), float(sigma_e2)
+    else:
+        lam, gamma = _lam(lam), _gamma(gamma)
+        n = _n(n)
+        sigma_w2, sigma_e2 = _var("sigma_w2", sigma_w2), _var("sigma_e2", sigma_e2)
     if method not in ("auto", "closed", "direct"):
         raise ValueError(f"method must be one of ['auto', 'closed', 'direct'], got {method!r}")
-    bases = [lam * lam, lam * gamma, gamma * gamma, 1.0]
-    gap = min(abs(a - b) for i, a in enumerate(bases) for b in bases[i + 1:])
+    q, b, g2 = lam * lam, lam * gamma, gamma * gamma          # the bases λ², λγ, γ², 1: their smallest pairwise gap
+    gap = min(abs(q - b), abs(q - g2), abs(q - 1.0), abs(b - g2), abs(b - 1.0), abs(g2 - 1.0))
     use_closed = method == "closed" or (method == "auto" and gap > CLOSED_FORM_GAP)
     if method == "closed" and gap == 0:
         raise ValueError("closed forms are singular when two of lam^2, lam*gamma, gamma^2, 1 coincide")
-    inputs = dict(lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2, sigma_e2=sigma_e2)
-    if not use_closed:
-        S = _direct(lam, gamma, n, sigma_w2, sigma_e2)
-        _finite([S.D1, S.B, S.A2, S.N0, S.s_q], "the moment sums", **inputs)
-        return S
-    args = (lam, gamma, n, sigma_w2, sigma_e2)
-    try:
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            vals = [float(f(*args)) for f in (_gen.cf_D1, _gen.cf_B, _gen.cf_A2, _gen.cf_N0, _gen.cf_s_q)]
-    except (OverflowError, ZeroDivisionError):
-        vals = [math.nan]
-    if not all(math.isfinite(v) for v in vals):
-        S = _direct(lam, gamma, n, sigma_w2, sigma_e2)
-        _finite([S.D1, S.B, S.A2, S.N0, S.s_q], "the moment sums", **inputs)
-        return S
-    return GLASums(*vals, "closed form")
+    if use_closed:
+        # Python floats throughout (checked inputs): an overflow is an inf or an OverflowError, never a NumPy warning
+        try:
+            vals = [float(_gen.cf_D1(lam, gamma, n, sigma_w2, sigma_e2)),
+                    float(_gen.cf_B(lam, gamma, n, sigma_w2, sigma_e2)),
+                    float(_gen.cf_A2(lam, gamma, n, sigma_w2, sigma_e2)),
+                    float(_gen.cf_N0(lam, gamma, n, sigma_w2, sigma_e2)),
+                    float(_gen.cf_s_q(lam, gamma, n, sigma_w2, sigma_e2))]
+        except (OverflowError, ZeroDivisionError):
+            vals = [math.nan]
+        if all(math.isfinite(v) for v in vals):
+            return GLASums(*vals, "closed form")
+    S = _direct(lam, gamma, n, sigma_w2, sigma_e2)
+    if not (math.isfinite(S.D1) and math.isfinite(S.B) and math.isfinite(S.A2) and math.isfinite(S.N0)
+            and math.isfinite(S.s_q)):
+        _finite([S.D1, S.B, S.A2, S.N0, S.s_q], "the moment sums", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2,
+                sigma_e2=sigma_e2)
+    return S
 
 
 def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
@@ -295,15 +335,18 @@ def _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise):
     (``S.D1`` = :math:`D_1/(c\lambda)`, ``S.B, S.A2, S.N0`` divided by :math:`c\lambda^2`, ``S.s_q``
     by c). Avoids underflow of :math:`\lambda^k` for tiny λ and overflow for huge variances.
     """
-    lam, gamma, n, sigma_w2, sigma_e2, noise = _law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    if _plain_law(lam, gamma, n, sigma_w2, sigma_e2, noise):
+        lam, gamma = float(lam), float(gamma)
+        sigma_w2, sigma_e2, noise = float(sigma_w2), float(sigma_e2), float(noise)
+    else:
+        lam, gamma, n, sigma_w2, sigma_e2, noise = _law(lam, gamma, n, sigma_w2, sigma_e2, noise)
     c = max(sigma_w2, sigma_e2, noise)
     c = c if c > 0 else 1.0
     S = moment_sums(lam, gamma, n, sigma_w2 / c, sigma_e2 / c)
     if S.method == "closed form" and lam > 1e-100:
         S = GLASums(S.D1 / lam, S.B / lam ** 2, S.A2 / lam ** 2, S.N0 / lam ** 2, S.s_q, S.method)
     else:
-        _n_direct(n)
-        s = ar1_variances(gamma, n, sigma_w2 / c, sigma_e2 / c)
+        s = _ar1_variances(gamma, _n_memory(n), sigma_w2 / c, sigma_e2 / c)
         si = s[1:n + 1]
         age = np.arange(n, 0, -1, dtype=float)
         p = lam ** (age - 1)
@@ -354,16 +397,20 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     >>> round(train_error(1.0, 1.0, 10, 3, 1.0, 0.0), 12) == round(3 * 4 / 14, 12)
     True
     """
-    d = check_int("d", d, minimum=1)
-    halved = check_bool("halved", halved)
+    if type(d) is not int or d < 1:
+        d = check_int("d", d, minimum=1)
+    if halved is not False and halved is not True:
+        halved = check_bool("halved", halved)
     c, s, nz = _scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
-    with np.errstate(over="ignore", invalid="ignore"):
-        if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:       # no signal and no noise: Γ irrelevant
-            val = float(d * s.s_q + nz)
-        else:
-            val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, nz))
-        val *= c
-    _finite(val, "the train error", lam=lam, gamma=gamma, n=n, d=d, sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise)
+    # Python floats throughout: an overflow is an inf (caught below), never a NumPy warning
+    if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:           # no signal and no noise: Γ irrelevant
+        val = float(d * s.s_q + nz)
+    else:
+        val = float(_gen.train_error_from_sums(s.D1, s.B, s.A2, s.N0, s.s_q, d, nz))
+    val *= c
+    if not math.isfinite(val):
+        _finite(val, "the train error", lam=lam, gamma=gamma, n=n, d=d, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                noise=noise)
     return val / 2 if halved else val
 
 
@@ -856,18 +903,25 @@ def _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
 
 
 def _full_loss(u, v, A, b, k):
-    G = v * A.T + np.outer(b, u)
-    Lred = k["h0"] * np.sum(G * G) - 2 * k["D1"] * np.trace(G) + k["c0"]
-    M = (A + A.T) / 2
-    Atu = A.T @ u
+    # called ~10⁵ times per flow (complex-step gradients): the array methods (.sum(), .trace()) skip the dispatch of
+    # np.sum / np.trace and the shared left factors uᵀA, uᵀM and Aᵀu·Aᵀu are formed once — the same operations in the
+    # same order as the formula, so the same numbers bit for bit
+    At = A.T
+    G = v * At + b[:, None] * u                      # v Aᵀ + b uᵀ (np.outer(b, u) is this product)
+    Lred = k["h0"] * (G * G).sum() - 2 * k["D1"] * G.trace() + k["c0"]
+    M = (A + At) / 2
+    Atu = At @ u
+    AtuAtu = Atu @ Atu
     uu = u @ u
-    trA = np.trace(A)
+    trA = A.trace()
+    uA = u @ A
+    uM = u @ M
     P1, N0 = k["P1"], k["N0"]
-    ET1 = ((P1 ** 2 - N0) * (Atu @ Atu) + N0 * (uu * np.sum(A * A) + 2 * (Atu @ Atu))
-           + 2 * P1 * ((u @ A @ u) * trA + 2 * (u @ M @ Atu))
-           + uu * (trA ** 2 + 2 * np.sum(M * M)) + 4 * trA * (u @ M @ u) + 8 * (u @ M @ M @ u))
+    ET1 = ((P1 ** 2 - N0) * AtuAtu + N0 * (uu * (A * A).sum() + 2 * AtuAtu)
+           + 2 * P1 * ((uA @ u) * trA + 2 * (uM @ Atu))
+           + uu * (trA ** 2 + 2 * (M * M).sum()) + 4 * trA * (uM @ u) + 8 * (uM @ M @ u))
     ET2 = v * v * (b @ b) * k["K2"]
-    ET12 = v * ((u @ A @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * trA + 2 * (u @ M @ b)) * k["Ey"])
+    ET12 = v * ((uA @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * trA + 2 * (uM @ b)) * k["Ey"])
     return Lred + ET1 + 2 * ET12 + ET2
 
 
