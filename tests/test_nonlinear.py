@@ -516,3 +516,12 @@ def test_reliability_of_the_area_and_its_coverage():
     res = R.fuzz(("nonlinear",), jobs=2)
     assert res["failures"] == [], "\n".join(f"{f['fn']}({f['param']}={f['value']}): {f['class']} {f['detail']}"
                                             for f in res["failures"][:40])
+
+
+def test_teacher_moments_of_numeric_constants_are_never_stale():
+    """Numeric-constant teachers have no stable memo key (an object id can be reused by the next float): each
+    call computes its own moments (regression: they were memoised by id)."""
+    for i in range(40):
+        c = float(i) / 7.0 + 0.25
+        m = nl.teacher_moments(c)
+        assert float(m["a0"]) == pytest.approx(c, rel=1e-12) and float(m["Ef2"]) == pytest.approx(c * c, rel=1e-12)

@@ -103,13 +103,30 @@ TEACHERS = {
 _MAX_CONST = 1e50
 
 
+#: resolved teachers by :func:`_key` (names and SymPy expressions only): ``(expr, numpy callable)``; the lambdified
+#: callable is a pure function of the expression, so one is reused instead of lambdifying again on every call
+_TEACHER_CACHE: dict = {}
+
+
 def teacher(f):
     """Resolve ``f`` (a name in :data:`TEACHERS`, a SymPy expression or a callable) to
-    ``(sympy_expr_or_None, numpy_callable)``.
+    ``(sympy_expr_or_None, numpy_callable)``. Names and SymPy expressions are resolved once per process
+    (memoised by name / ``srepr``).
 
     >>> e, fn = teacher("sin"); e, float(fn(np.array([0.0]))[0])
     (sin(g), 0.0)
     """
+    if isinstance(f, (str, sp.Basic)):
+        key = _key(f)
+        hit = _TEACHER_CACHE.get(key)
+        if hit is None:
+            hit = _TEACHER_CACHE[key] = _resolve_teacher(f)
+        return hit
+    return _resolve_teacher(f)
+
+
+def _resolve_teacher(f):
+    """:func:`teacher` without the memo."""
     if isinstance(f, str):
         if f not in TEACHERS:
             raise ValueError(f"f must be one of {sorted(TEACHERS)} (or a SymPy expression / callable), got {f!r}")
@@ -160,8 +177,9 @@ def teacher_moments(f, dps: int = 30) -> dict:
     (3, 15)
     """
     dps = check_int("dps", dps, minimum=5, maximum=1000)
-    key = (_key(f), dps)
-    if key in _MOMENT_CACHE:
+    memo = isinstance(f, (str, sp.Basic))      # names and SymPy teachers only: other input has no stable key
+    key = (_key(f), dps) if memo else None
+    if memo and key in _MOMENT_CACHE:
         return _MOMENT_CACHE[key]
     expr, fn = teacher(f)
     src = expr if expr is not None else fn
@@ -172,7 +190,7 @@ def teacher_moments(f, dps: int = 30) -> dict:
         ef2 = hermite.gaussian_expectation(lambda t: hermite._evaluate(fn, t) ** 2, dps=dps)
     exact = all(isinstance(v, sp.Basic) for v in (a[0], a[1], ef2))
     out = {"a0": a[0], "a1": a[1], "Ef2": ef2, "exact": exact}
-    if not callable(f) or isinstance(f, (str, sp.Basic)):
+    if memo:
         _MOMENT_CACHE[key] = out
     return out
 
@@ -845,6 +863,7 @@ def label_moments(f, rho) -> dict:
     r"""Label moments of Appendix B as floats: :math:`a_1`, :math:`\mathbb E f^2`, :math:`\rho_f`, and
     :math:`\mu_{22}=\mathbb E[g^2f^2]+\rho`, :math:`\mu_{31}=\mathbb E[gf^3]+3\rho a_1`,
     :math:`\mu_4=\mathbb E[f^4]+6\rho\,\mathbb E f^2+3\rho^2` (Gaussian label noise of variance ρ).
+    Memoised per (teacher, ρ) within a process (a fresh dict is returned on every call).
 
     >>> m = label_moments("linear", 0.0); m["mu22"], m["mu4"]
     (3.0, 3.0)
@@ -853,6 +872,20 @@ def label_moments(f, rho) -> dict:
     expr, fn = teacher(f)
     if expr is None:
         raise ValueError("f must be a teacher name or a SymPy expression for label_moments")
+    if not isinstance(f, (str, sp.Basic)):        # a numeric constant: not memoised (no stable key)
+        return _label_moments(f, expr, rho)
+    key = (_key(f), rho)
+    if key not in _LABEL_MOMENT_CACHE:
+        _LABEL_MOMENT_CACHE[key] = _label_moments(f, expr, rho)
+    return dict(_LABEL_MOMENT_CACHE[key])
+
+
+#: :func:`label_moments` by (teacher key, ρ): floats, deterministic in their arguments (names / SymPy teachers only)
+_LABEL_MOMENT_CACHE: dict = {}
+
+
+def _label_moments(f, expr, rho) -> dict:
+    """:func:`label_moments` of the already-resolved teacher ``expr`` (inputs validated by the caller)."""
     gg = sp.Symbol("g", real=True)
     e = expr.subs(G, gg) if expr.free_symbols else expr
 

@@ -173,12 +173,21 @@ def fit_prefixes_factored(xq, Z, y, ns, d, lam):
     return _finite_fits(out, lam)
 
 
+#: :func:`_sym_index` by size (read-only index maps, a pure function of ``m``)
+_SYM_INDEX_CACHE: dict = {}
+
+
 def _sym_index(m: int) -> np.ndarray:
-    """``t[i, k]`` = position of the pair (min(i,k), max(i,k)) in the row-major upper-triangle order."""
-    i, k = np.triu_indices(m)
-    t = np.empty((m, m), dtype=np.intp)
-    t[i, k] = np.arange(i.size)
-    t[k, i] = np.arange(i.size)
+    """``t[i, k]`` = position of the pair (min(i,k), max(i,k)) in the row-major upper-triangle order (memoised
+    per ``m``; the array is read-only)."""
+    t = _SYM_INDEX_CACHE.get(m)
+    if t is None:
+        i, k = np.triu_indices(m)
+        t = np.empty((m, m), dtype=np.intp)
+        t[i, k] = np.arange(i.size)
+        t[k, i] = np.arange(i.size)
+        t.flags.writeable = False
+        _SYM_INDEX_CACHE[m] = t
     return t
 
 

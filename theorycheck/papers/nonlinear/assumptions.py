@@ -73,10 +73,25 @@ def _chosen(sz, d, trials, **extra):
     return out
 
 
+#: per-trial errors of :func:`_teacher_runs` by all of its simulation arguments (seed included): every point of a
+#: stress path simulates the path's baseline on the same seed, so one process computes it once (array arguments such
+#: as ``C_train`` are not memoised); cleared with the other ``_*CACHE*`` memos by the self-test's patcher
+_RUNS_CACHE: dict = {}
+
+
 def _teacher_runs(ctx, path, f, d, alpha, kappa, tau, trials, n_test, **kw):
-    """Per-trial errors of teacher ``f`` (ρ = 0.1) at one τ, on the path's shared seed."""
-    r = nl.simulate_icl_sweep(f, d, alpha, kappa, [tau], RHO, trials=trials, seed=ctx.seed_for(f"stress/{path}"),
-                              n_test=n_test, **kw)
+    """Per-trial errors of teacher ``f`` (ρ = 0.1) at one τ, on the path's shared seed (a fresh array per call)."""
+    seed = ctx.seed_for(f"stress/{path}")
+    if any(isinstance(v, np.ndarray) for v in kw.values()) or not isinstance(f, (str, sp.Basic)):
+        return _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
+    key = (nl._key(f), d, alpha, kappa, tau, trials, seed, n_test, tuple(sorted(kw.items())))
+    if key not in _RUNS_CACHE:
+        _RUNS_CACHE[key] = _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
+    return _RUNS_CACHE[key].copy()
+
+
+def _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw):
+    r = nl.simulate_icl_sweep(f, d, alpha, kappa, [tau], RHO, trials=trials, seed=seed, n_test=n_test, **kw)
     return r.trial_means[:, 0]
 
 

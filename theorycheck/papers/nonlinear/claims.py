@@ -35,6 +35,14 @@ def _E(expr):
     return sp.simplify(sp.integrate(sp.expand(expr) * PHI, (g, -sp.oo, sp.oo)))
 
 
+def _E_relu(expr, relu):
+    """Exact E[expr(g)], g ~ N(0, 1), for an expression in g and the ReLU ``relu`` = Piecewise((g, g > 0), (0, True)):
+    the same Gaussian integral as :func:`_E`, split at the kink (relu = g on g > 0, 0 on g ≤ 0) so that SymPy
+    integrates two smooth integrands instead of taking its Meijer-G route through the Piecewise."""
+    pos, neg = sp.expand(expr.subs(relu, g)), sp.expand(expr.subs(relu, 0))
+    return sp.simplify(sp.integrate(pos * PHI, (g, 0, sp.oo)) + sp.integrate(neg * PHI, (g, -sp.oo, 0)))
+
+
 _MOMENTS: dict = {}
 
 
@@ -276,7 +284,7 @@ def rho_nl_includes_m0(ctx):
         yield rules.identity(f"f = g + {c}: ρ_nl = ρ + c² (the m = 0 term a₀² = c² counts)",
                              nl.rho_nonlinear(G + c, RHO), sp.Rational(1, 10) + c ** 2, scope="exact (SymPy), ρ = 1/10")
     relu = sp.Piecewise((g, g > 0), (0, True))
-    resid = sp.expand(_E((relu - beta * g) ** 2))
+    resid = sp.expand(_E_relu((relu - beta * g) ** 2, relu))
     best = resid.subs(beta, sp.solve(sp.diff(resid, beta), beta)[0])
     yield rules.identity("ReLU: min_β E[(f(g) + ε − βg)²] = ρ_nl (best query-linear error, ‖w‖² = d)",
                          best + RHO, float(nl.rho_nonlinear("relu", RHO)), rtol=1e-12, scope="exact (SymPy), ρ = 0.1")
