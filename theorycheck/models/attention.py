@@ -100,21 +100,11 @@ def gla_stream_errors(X, Y, lam, Gamma):
     return E
 
 
-def _float_array(name, value, shape):
-    # the common case (a finite float64 ndarray of the stated shape) is returned as is, which is what check_array
-    # returns for it; anything else goes through check_array (same result, same errors)
-    if type(value) is np.ndarray and value.dtype == np.float64 and value.shape == shape and np.isfinite(value).all():
-        return value
-    return check_array(name, value, ndim=len(shape), shape=shape)
-
-
 def _gla_tokens(X, Y, scratch=False):
-    if not (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 3 and X.shape[1] >= 2
-            and X.shape[0] >= 1 and X.shape[2] >= 1 and np.isfinite(X).all()):
-        X = check_array("X", X, ndim=3)
-        if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
-            raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
-    Y = _float_array("Y", Y, X.shape[:2])
+    X = check_array("X", X, ndim=3)
+    if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
+        raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
+    Y = check_array("Y", Y, ndim=2, shape=X.shape[:2])
     B, T, d = X.shape
     Z = _scratch("Z0", (B, T, d + 1)) if scratch else np.empty((B, T, d + 1))    # tokens z_i = (x_i, y_i)
     Z[:, :, :d] = X
@@ -124,11 +114,8 @@ def _gla_tokens(X, Y, scratch=False):
 
 
 def _gla_stack_params(lams, W_KQs, W_Vs, D):
-    if type(lams) in (list, tuple) and lams and all(type(x) is float and 0.0 < x <= 1.0 for x in lams):
-        lams = list(lams)                            # what the checks below return for gates already valid
-    else:
-        lams = check_array("lams", lams, ndim=(0, 1))
-        lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
+    lams = check_array("lams", lams, ndim=(0, 1))
+    lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
         if not isinstance(group, (list, tuple)):
             raise ParameterTypeError(f"{name} must be a list of ({D}, {D}) matrices, one per layer, got "
@@ -138,7 +125,7 @@ def _gla_stack_params(lams, W_KQs, W_Vs, D):
                          f"{len(W_Vs)}")
     Ws = []
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
-        Ws.append([_float_array(f"{name}[{k}]", W, (D, D)) for k, W in enumerate(group)])
+        Ws.append([check_array(f"{name}[{k}]", W, ndim=2, shape=(D, D)) for k, W in enumerate(group)])
     return lams, Ws[0], Ws[1]
 
 

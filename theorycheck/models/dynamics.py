@@ -19,7 +19,6 @@ symmetric (:math:`A` and :math:`-A` equally likely).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,24 +61,6 @@ class LDSBatch:
         object.__setattr__(self, "Sigma_w", Sw)
         object.__setattr__(self, "sigma0", check_real("sigma0", self.sigma0, 0.0))
         object.__setattr__(self, "sigma_v", check_real("sigma_v", self.sigma_v, 0.0))
-
-    @classmethod
-    def _from_sampler(cls, A, c, Sigma_w, sigma0, sigma_v) -> "LDSBatch":
-        """Private fast path for the arrays a prior's sampler builds: when they are float64 arrays of consistent
-        shapes with finite entries and the scales are finite floats >= 0 (what the validating constructor would
-        accept unchanged), the batch is built without re-validating them; anything else goes through the
-        constructor, with its errors."""
-        if (type(A) is np.ndarray and type(c) is np.ndarray and type(Sigma_w) is np.ndarray
-                and A.dtype == c.dtype == Sigma_w.dtype == np.float64 and A.ndim == 3 and A.shape[0] >= 1
-                and A.shape[1] >= 1 and A.shape[1] == A.shape[2] and c.shape == A.shape[:2] and Sigma_w.shape == A.shape
-                and type(sigma0) is float and type(sigma_v) is float and 0.0 <= sigma0 < math.inf
-                and 0.0 <= sigma_v < math.inf and np.isfinite(A).all() and np.isfinite(c).all()
-                and np.isfinite(Sigma_w).all()):
-            self = object.__new__(cls)
-            for k, v in (("A", A), ("c", c), ("Sigma_w", Sigma_w), ("sigma0", sigma0), ("sigma_v", sigma_v)):
-                object.__setattr__(self, k, v)
-            return self
-        return cls(A, c, Sigma_w, sigma0, sigma_v)
 
     def __len__(self) -> int:
         return self.A.shape[0]
@@ -283,7 +264,7 @@ class _LDSPrior:
             raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         check_memory("size", size, 8.0 * size * (3 * self.d * self.d + self.d), f"{size} systems of dimension {self.d}")
         A, c, Sw = self._sample(rng, size)
-        return LDSBatch._from_sampler(A, c, Sw, self.sigma0, self.sigma_v)
+        return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
 
     def autocovariance(self, T: int, systems: LDSBatch) -> np.ndarray:
         """Exact autocovariance of :math:`(y_1..y_T)` per system, (B, T, T)."""
