@@ -460,20 +460,19 @@ class _Engine:
     """Diagram evaluation for one covariance and one set of factors (shared caches).
 
     The caches are keyed by the *ordered* factors a value depends on — ``lkeys[a]`` / ``qkeys[j]`` name factor a / j
-    (by default its position) and a mask stands for the tuple of the keys of its bits in increasing order — because
+    (:func:`_prepare`) and a mask stands for the tuple of the keys of its bits in increasing order — because
     every recursion below depends only on those ordered factors (the submasks of a mask are visited in the same
     relative order under any order-preserving relabelling of its bits). Engines of several products on one
     covariance can therefore share ``caches`` (four dicts) when equal keys name equal factors
     (:func:`expect_products`): a sub-diagram common to several products is evaluated once, by the same operations
     in the same order, so every value is exactly what a separate engine computes."""
 
-    def __init__(self, be, linear, quadratic, lkeys=None, qkeys=None, caches=None):
+    def __init__(self, be, linear, quadratic, lkeys, qkeys, caches=None):
         self.be = be
         self.lin = linear                 # list of row vectors
         self.P = quadratic                # list of Σ M_j
         self.nl, self.nq = len(linear), len(quadratic)
-        self._lk = tuple(range(self.nl)) if lkeys is None else tuple(lkeys)
-        self._qk = tuple(range(self.nq)) if qkeys is None else tuple(qkeys)
+        self._lk, self._qk = tuple(lkeys), tuple(qkeys)
         self._lt: dict = {}               # lmask -> ordered keys of its factors
         self._qt: dict = {}               # qmask -> ordered keys of its factors
         if caches is None:
@@ -617,28 +616,19 @@ SHARED_MAX_BYTES = 2 ** 26
 
 
 def _prepare(be, linear, quadratic, where="", shared=None):
-    """Validated factors ``(lin, P)`` (``P[j]`` = Σ M_j); with ``shared`` (a dict that lives while the caller holds
-    every factor object, e.g. across the products of one :func:`expect_products` call) also their keys
-    ``(lkeys, qkeys)`` for :class:`_Engine`: equal keys name equal validated factors."""
+    """Validated factors ``(lin, P, lkeys, qkeys)`` (``P[j]`` = Σ M_j) and their keys for :class:`_Engine`: equal
+    keys name equal validated factors. ``shared``: a dict that lives while the caller holds every factor object
+    (e.g. across the products of one :func:`expect_products` call; a fresh one by default, for one product)."""
     linear = _as_list(f"{where}linear", linear)
     quadratic = _as_list(f"{where}quadratic", quadratic)
     if len(linear) + len(quadratic) > MAX_FACTORS:
         raise ValueError(f"{where}linear and quadratic may hold at most {MAX_FACTORS} factors in total, "
                          f"got {len(linear) + len(quadratic)}")
     if shared is None:
-        lin = [be.vec(f"{where}linear[{k}]", a) for k, a in enumerate(linear)]
-        # Σ M_j once per distinct matrix object (repeated factors like (Σ y_i y_{i+1})^2 share it)
-        cache: dict[int, object] = {}
-        P = []
-        for j, m in enumerate(quadratic):
-            hit = cache.get(id(m))
-            if hit is None:
-                hit = be.sigma_times(be.mat(f"{where}quadratic[{j}]", m))
-                cache[id(m)] = hit
-            P.append(hit)
-        return lin, P
-    # shared: a vector is named by its contents when it is a float64 NumPy array of shape (n,) (vec() of equal
-    # contents gives equal values), otherwise by its object; a matrix by its object (Σ M_j once per object)
+        shared = {}
+    # a vector is named by its contents when it is a float64 NumPy array of shape (n,) (vec() of equal contents
+    # gives equal values), otherwise by its object; a matrix by its object (Σ M_j once per distinct matrix object:
+    # repeated factors like (Σ y_i y_{i+1})^2 share it)
     lin, lkeys, P, qkeys = [], [], [], []
     for k, a in enumerate(linear):
         if (not be.symbolic and type(a) is np.ndarray and a.dtype == np.float64 and a.ndim == 1
@@ -695,12 +685,11 @@ def expect_product(cov, linear=(), quadratic=()):
     """
     be, batched = _backend(cov)
     with np.errstate(over="ignore", invalid="ignore"):
-        lin, P = _prepare(be, linear, quadratic)
-        val = _expect(be, lin, P)
+        val = _expect(be, *_prepare(be, linear, quadratic))
     return _finish(be, batched, val)
 
 
-def _expect(be, lin, P, lkeys=None, qkeys=None, caches=None):
+def _expect(be, lin, P, lkeys, qkeys, caches=None):
     nl, nq = len(lin), len(P)
     if nl % 2:
         return be.zero()
@@ -739,8 +728,7 @@ def expect_products(cov, products):
         if not isinstance(prod, (list, tuple)) or len(prod) != 2:
             raise ValueError(f"products[{t}] must be a (linear, quadratic) pair, got {prod!r}")
         with np.errstate(over="ignore", invalid="ignore"):
-            lin, P, lkeys, qkeys = _prepare(be, prod[0], prod[1], where=f"products[{t}] ", shared=shared)
-            val = _expect(be, lin, P, lkeys, qkeys, caches)
+            val = _expect(be, *_prepare(be, prod[0], prod[1], where=f"products[{t}] ", shared=shared), caches)
         res = _finish(be, batched, val)
         out.append(res.copy() if isinstance(res, np.ndarray) else res)    # no two results share an array
         if not be.symbolic and ((len(shared) + len(caches[1])) * mat_b + len(caches[0]) * vec_b
@@ -781,8 +769,7 @@ def expect_polynomial(cov, terms):
         else:
             coef = check_real(f"terms[{t}] coef", coef)
         with np.errstate(over="ignore", invalid="ignore"):
-            lin, P = _prepare(be, linear, quadratic, where=f"terms[{t}] ")
-            total = total + coef * _expect(be, lin, P)
+            total = total + coef * _expect(be, *_prepare(be, linear, quadratic, where=f"terms[{t}] "))
     return _finish(be, batched, total)
 
 
