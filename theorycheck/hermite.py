@@ -493,16 +493,12 @@ def _numeric_a1(f, dps: int, breakpoints: Sequence[float]):
     validated): the same input checks (tails, square integrability) and the same quadrature, without the
     quadrature of :math:`a_0`, which :func:`stein_check` does not use."""
     bps = _breakpoints(breakpoints)
-    if isinstance(f, sp.Basic):
-        if _sympy_constant(f) is not None:
-            return sp.Integer(0)
-        fun = as_function(f, dps)
-        _check_tails(fun, 1)
-        pts = [0.0] + bps + find_kinks(f)
-    else:
-        fun = as_function(f, dps)
-        _check_tails(fun, 1)
-        pts = [0.0] + bps
+    symbolic = isinstance(f, sp.Basic)
+    if symbolic and _sympy_constant(f) is not None:
+        return sp.Integer(0)
+    fun = as_function(f, dps)
+    _check_tails(fun, 1)
+    pts = [0.0] + bps + (find_kinks(f) if symbolic else [])
     _check_square_integrable(fun, pts)
     return _numeric_coeff(fun, 1, dps, pts)
 
@@ -510,24 +506,22 @@ def _numeric_a1(f, dps: int, breakpoints: Sequence[float]):
 def _numeric_coeff(fun, m, dps, points, nodes: dict | None = None):
     r""":math:`a_m` by quadrature of :math:`f(t)\,h_m(t)\,e^{-t^2/2}/\sqrt{2\pi}` (validated arguments).
 
-    ``nodes`` (optional, one dict per ``fun``) memoises :math:`f(t)` and :math:`e^{-t^2/2}` by (node, working
-    precision): the coefficients of one ``f`` are integrated on the same tanh-sinh nodes, and both factors are
-    deterministic there, so every product is formed from the same numbers in the same order as without it
+    ``nodes`` (one dict per ``fun``, shared by the calls for several ``m``; a fresh one by default) memoises
+    :math:`f(t)` and :math:`e^{-t^2/2}` by (node, working precision): the coefficients of one ``f`` are integrated
+    on the same tanh-sinh nodes, and both factors are deterministic there, so every product
+    :math:`f(t)\,h_m(t)\,e^{-t^2/2}\,c` is formed from the same numbers in the same order as without the memo
     (same ``mpf`` result); ``f`` is then evaluated once per node instead of once per node and ``m``."""
+    nodes = {} if nodes is None else nodes
     with mpmath.workdps(dps + 10):
         c = 1 / mpmath.sqrt(2 * mpmath.pi)
-        if nodes is None:
-            def integrand(t):
-                return _evaluate(fun, t) * hermite_h(m, t) * mpmath.exp(-t * t / 2) * c
-        else:
-            prec = mpmath.mp.prec
+        prec = mpmath.mp.prec
 
-            def integrand(t):
-                key = (t, prec)
-                fe = nodes.get(key)
-                if fe is None:
-                    fe = nodes[key] = (_evaluate(fun, t), mpmath.exp(-t * t / 2))
-                return fe[0] * hermite_h(m, t) * fe[1] * c
+        def integrand(t):
+            key = (t, prec)
+            fe = nodes.get(key)
+            if fe is None:
+                fe = nodes[key] = (_evaluate(fun, t), mpmath.exp(-t * t / 2))
+            return fe[0] * hermite_h(m, t) * fe[1] * c
 
         val = _quad(integrand, points, dps)
     with mpmath.workdps(dps):
