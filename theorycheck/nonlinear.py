@@ -116,13 +116,13 @@ def teacher(f):
     >>> e, fn = teacher("sin"); e, float(fn(np.array([0.0]))[0])
     (sin(g), 0.0)
     """
-    if isinstance(f, (str, sp.Basic)):
-        key = _key(f)
-        hit = _TEACHER_CACHE.get(key)
-        if hit is None:
-            hit = _TEACHER_CACHE[key] = _resolve_teacher(f)
-        return hit
-    return _resolve_teacher(f)
+    key = _key(f)
+    if key is None:
+        return _resolve_teacher(f)
+    hit = _TEACHER_CACHE.get(key)
+    if hit is None:
+        hit = _TEACHER_CACHE[key] = _resolve_teacher(f)
+    return hit
 
 
 def _resolve_teacher(f):
@@ -158,11 +158,13 @@ def _resolve_teacher(f):
 
 
 def _key(f):
+    """The memo key of teacher ``f``: its name or its ``srepr``; None for anything else (callables and numeric
+    constants have no stable key — an object id can be reused by the next object — and are never memoised)."""
     if isinstance(f, str):
         return ("name", f)
     if isinstance(f, sp.Basic):
         return ("sympy", sp.srepr(f))
-    return ("callable", id(f))
+    return None
 
 
 _MOMENT_CACHE: dict = {}
@@ -177,9 +179,9 @@ def teacher_moments(f, dps: int = 30) -> dict:
     (3, 15)
     """
     dps = check_int("dps", dps, minimum=5, maximum=1000)
-    memo = isinstance(f, (str, sp.Basic))      # names and SymPy teachers only: other input has no stable key
-    key = (_key(f), dps) if memo else None
-    if memo and key in _MOMENT_CACHE:
+    tk = _key(f)
+    key = None if tk is None else (tk, dps)
+    if key in _MOMENT_CACHE:
         return _MOMENT_CACHE[key]
     expr, fn = teacher(f)
     src = expr if expr is not None else fn
@@ -190,7 +192,7 @@ def teacher_moments(f, dps: int = 30) -> dict:
         ef2 = hermite.gaussian_expectation(lambda t: hermite._evaluate(fn, t) ** 2, dps=dps)
     exact = all(isinstance(v, sp.Basic) for v in (a[0], a[1], ef2))
     out = {"a0": a[0], "a1": a[1], "Ef2": ef2, "exact": exact}
-    if memo:
+    if key is not None:
         _MOMENT_CACHE[key] = out
     return out
 
@@ -224,7 +226,8 @@ def rho_f(f, rho):
     3/5 - exp(-2)/2
     """
     rho = check_real("rho", rho, low=0.0)
-    key = ("rho_f", _key(f), rho) if isinstance(f, (str, sp.Basic)) else None
+    tk = _key(f)
+    key = None if tk is None else ("rho_f", tk, rho)
     if key in _EXACT_RHO_CACHE:
         return _EXACT_RHO_CACHE[key]
     m = teacher_moments(f)
@@ -243,7 +246,8 @@ def rho_nonlinear(f, rho):
     (1/4, 4)
     """
     rho = check_real("rho", rho, low=0.0)
-    key = ("rho_nl", _key(f), rho) if isinstance(f, (str, sp.Basic)) else None
+    tk = _key(f)
+    key = None if tk is None else ("rho_nl", tk, rho)
     if key in _EXACT_RHO_CACHE:
         return _EXACT_RHO_CACHE[key]
     m = teacher_moments(f)
@@ -872,9 +876,10 @@ def label_moments(f, rho) -> dict:
     expr, fn = teacher(f)
     if expr is None:
         raise ValueError("f must be a teacher name or a SymPy expression for label_moments")
-    if not isinstance(f, (str, sp.Basic)):        # a numeric constant: not memoised (no stable key)
+    tk = _key(f)
+    if tk is None:                                # a numeric constant: not memoised (no stable key)
         return _label_moments(f, expr, rho)
-    key = (_key(f), rho)
+    key = (tk, rho)
     if key not in _LABEL_MOMENT_CACHE:
         _LABEL_MOMENT_CACHE[key] = _label_moments(f, expr, rho)
     return dict(_LABEL_MOMENT_CACHE[key])

@@ -82,9 +82,10 @@ _RUNS_CACHE: dict = {}
 def _teacher_runs(ctx, path, f, d, alpha, kappa, tau, trials, n_test, **kw):
     """Per-trial errors of teacher ``f`` (ρ = 0.1) at one τ, on the path's shared seed (a fresh array per call)."""
     seed = ctx.seed_for(f"stress/{path}")
-    if any(isinstance(v, np.ndarray) for v in kw.values()) or not isinstance(f, (str, sp.Basic)):
+    tk = nl._key(f)
+    if tk is None or any(isinstance(v, np.ndarray) for v in kw.values()):
         return _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
-    key = (nl._key(f), d, alpha, kappa, tau, trials, seed, n_test, tuple(sorted(kw.items())))
+    key = (tk, d, alpha, kappa, tau, trials, seed, n_test, tuple(sorted(kw.items())))
     if key not in _RUNS_CACHE:
         _RUNS_CACHE[key] = _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
     return _RUNS_CACHE[key].copy()
