@@ -1,5 +1,6 @@
 """The command line end to end, on a fake plugin paper: outputs, defaults, determinism, exit codes."""
 import json
+from pathlib import Path
 import os
 
 import pytest
@@ -126,16 +127,21 @@ def test_derive_check_passed_before_is_not_repeated(tmp_path, fake_plugin, monke
     assert _run(tmp_path) == 0 and stamp().startswith("fresh (passed ") and "not repeated" in stamp()
     assert _run(tmp_path, "--recheck") == 0 and stamp() == "fresh (compared now)"
     assert _run(tmp_path, "--skip-derive-check") == 0 and stamp().startswith("skipped")
-    key = passed.check_key("derive --check", papers=["fake"])
+    key = passed.derive_check_key(["fake"])
     assert passed.passed_before(key)["check"] == "derive --check"
-    import theorycheck.report.stamp as st
+    import theorycheck.provenance as pv
     # the run passes the digest it computed once; the key is the same as computing it here
-    assert passed.check_key("derive --check", source_sha256=st.package_digest("theorycheck"), papers=["fake"]) == key
-    stamped = json.loads((tmp_path / "STAMP.json").read_text())["papers"]["fake"]["source_sha256"]["theorycheck"]
-    assert stamped == st.package_digest("theorycheck")
-    monkeypatch.setattr(st, "package_digest", lambda pkg: "0" * 64)     # any source change: another key
-    assert passed.check_key("derive --check", papers=["fake"]) != key
-    assert passed.passed_before(passed.check_key("derive --check", papers=["fake"])) is None
+    assert passed.derive_check_key(["fake"], source_sha256=pv.package_digest("theorycheck")) == key
+    stamped = json.loads((tmp_path / "STAMP.json").read_text())["papers"]["fake"]["source_sha256"]
+    assert stamped["theorycheck"] == pv.package_digest("theorycheck")
+    assert stamped["tc_fake_paper"] == pv.package_digest("tc_fake_paper")       # the plugin's own sources too
+    # one byte of the plugin's sources (outside theorycheck): another key, the check runs again
+    src = Path(fake_plugin.__file__)
+    src.write_text(src.read_text() + "\n# edited\n")
+    assert passed.derive_check_key(["fake"]) != key
+    assert _run(tmp_path) == 0 and stamp() == "fresh (compared now)"
+    monkeypatch.setattr(pv, "package_digest", lambda pkg: "0" * 64)     # any source change: another key
+    assert passed.passed_before(passed.derive_check_key(["fake"])) is None
 
 
 def test_passed_record_bad_input_and_unwritable_folder(tmp_path, monkeypatch):

@@ -112,3 +112,27 @@ def test_builtin_papers_are_valid():
         p.validate()
         lines = p.seed_lines()
         assert lines and all(isinstance(x, str) for x in lines)
+
+
+def test_broken_plugin_is_named_with_its_cause_and_nothing_is_an_orphan(tmp_path, monkeypatch, capsys):
+    """A plugin whose import fails (a missing dependency) is named with the cause by ``derive --check`` and by a run
+    of all papers; the modules of the papers that did load are never reported as orphans."""
+    from theorycheck import cli
+    root = tmp_path / "site"
+    _fake_plugin.install(root, name="tc_broken_dep", key="brokendep",
+                         source="import theorycheck_missing_dependency  # noqa\n")
+    monkeypatch.syspath_prepend(str(root))
+    papers.refresh()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            problems = cli.derive_check(quiet=True)
+            assert problems and all("orphan" not in p for p in problems), problems
+            assert any("'brokendep'" in p and "No module named 'theorycheck_missing_dependency'" in p
+                       for p in problems), problems
+            assert cli._load_failures() == 1
+        assert "plugin 'brokendep' could not be loaded: ModuleNotFoundError" in capsys.readouterr().err
+    finally:
+        sys.modules.pop("tc_broken_dep", None)
+        sys.path[:] = [x for x in sys.path if x != str(root)]
+        papers.refresh()

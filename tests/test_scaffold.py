@@ -7,10 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+
+from tests._venv import child_venv
 
 from theorycheck import cli, scaffold
 
@@ -28,10 +29,8 @@ def test_new_paper_in_a_copy_of_the_repository(tmp_path):
     copy = tmp_path / "repo"
     _run(["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(copy)], tmp_path)
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    py = str(env_dir / "bin" / "python")
-    env = dict(os.environ, PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}", PYTHONNOUSERSITE="1")
-    env.pop("PYTHONPATH", None)
+    py, env = child_venv(env_dir)
+    env["THEORYCHECK_CACHE_DIR"] = str(tmp_path / "cache")
     seed = tmp_path / "042_short-summary.txt"
     seed.write_text("A short summary of another paper\n\n结论: the fourth moment of g is 3.\n", encoding="utf-8")
     # the installed theorycheck (not the copy's source folder) runs: commands start outside the copy
@@ -43,9 +42,20 @@ def test_new_paper_in_a_copy_of_the_repository(tmp_path):
              tmp_path, env)
     md = (out / "demo.md").read_text()
     assert "042-example" in md and "✅ confirmed" in md
+    assert "the fourth moment of g is 3." in md                      # the whole statement is quoted
+    assert "x is Gaussian" in md                                     # the example assumption and its stress path
     plugin = copy / "papers" / "demo"
     _run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(plugin), str(plugin / "tests")],
          plugin, env)
+    # the stale-plugin check: a hand-edited generated file of the plugin fails a plain run, although the same
+    # command passed a moment ago (the record of that passed check covers the plugin's own sources)
+    gen = next((plugin / scaffold.package_name("demo") / "generated").glob("demo_example.py"))
+    gen.write_text(gen.read_text(encoding="utf-8").replace("3*s**2", "2*s**2"), encoding="utf-8")
+    stale = subprocess.run(tc + ["run", "--paper", "demo", "--quick", "--no-pdf", "--jobs", "1", "--quiet", "--out",
+                                 str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert stale.returncode == 1, (stale.returncode, stale.stderr[-2000:])
+    assert "differs from what the derivations produce" in stale.stderr
+    _run(tc + ["derive", "--paper", "demo"], tmp_path, env)          # regenerated from source: fresh again
     status = _run(["git", "status", "--porcelain"], copy).stdout.splitlines()
     changed = [ln for ln in status if not ln.startswith("??") and not ln[3:].startswith("reports/")]
     assert not changed, changed

@@ -9,10 +9,11 @@ import os
 import stat
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+
+from tests._venv import child_venv
 
 from theorycheck import cli
 
@@ -37,10 +38,8 @@ def test_quick_job_from_a_read_only_wheel_install(tmp_path):
          tmp_path)
     wheel = next(wheels.glob("theorycheck-*.whl"))
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    py = str(env_dir / "bin" / "python")
-    env = dict(os.environ, PYTHONNOUSERSITE="1", PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}")
-    env.pop("PYTHONPATH", None)
+    py, env = child_venv(env_dir)
+    env["THEORYCHECK_CACHE_DIR"] = str(tmp_path / "cache")
     _run([sys.executable, "-m", "pip", "--python", py, "install", "--no-deps", "--no-index", str(wheel)], tmp_path)
     site = Path(_run([py, "-c", "import theorycheck, os; print(os.path.dirname(theorycheck.__file__))"],
                      tmp_path, env).stdout.strip())

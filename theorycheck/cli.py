@@ -129,7 +129,10 @@ def derive_check(keys=None, quiet: bool = False) -> list[str]:
                 problems.append(f"{pkg}.{fresh.stem}: produced by a derivation but not shipped")
             elif shipped.read_text(encoding="utf-8") != fresh.read_text(encoding="utf-8"):
                 problems.append(f"{pkg}.{fresh.stem}: shipped code differs from what the derivations produce")
-        if keys is None:         # every derivation ran: a shipped module nobody produces is an orphan
+        broken = papers.load_errors()
+        problems += [f"paper plugin {k!r} could not be loaded ({e}): its derivations were not checked"
+                     for k, e in broken.items()]
+        if keys is None and not broken:   # every derivation ran: a shipped module nobody produces is an orphan
             for pkg in {".".join(f.relative_to(tmp).parent.parts) for f in Path(tmp).rglob("*.py")}:
                 made = {f.name for f in Path(tmp).joinpath(*pkg.split(".")).glob("*.py")}
                 for f in sorted(codegen.generated_dir(pkg).glob("*.py")):
@@ -217,17 +220,22 @@ def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool)
 def _paper_stamp(out, key, source_sha256: str) -> dict:
     """The STAMP entry of paper ``key``; ``source_sha256``: the package digest of ``theorycheck`` (computed once
     per command)."""
-    from .report.stamp import package_digest
+    from .provenance import paper_sources
     led = out.ledgers[key]
     tasks = {t: v for t, v in out.tasks.items() if t.startswith(f"{key}:")}
-    p = papers.load(key)
-    pkg = p.package or ""
     return {"mode": led.mode, "seed": led.seed, "sizes": led.parameters,
             "task_seconds": round(sum(v["wall_s"] for v in tasks.values()), 2),
             "tasks": {t: {"wall_s": round(v["wall_s"], 3), "peak_rss_mb": round(v["peak_rss_mb"], 1)}
                       for t, v in sorted(tasks.items())},
-            "source_sha256": {"theorycheck": source_sha256,
-                              **({pkg: package_digest(pkg)} if pkg and not pkg.startswith("theorycheck.") else {})}}
+            "source_sha256": paper_sources(papers.load(key), source_sha256)}
+
+
+def _load_failures() -> int:
+    """Say, one line each, which installed paper plugins could not be loaded and why; return how many."""
+    broken = papers.load_errors()
+    for name, err in broken.items():
+        _say(f"papers  plugin {name!r} could not be loaded: {err}")
+    return len(broken)
 
 
 def _cmd_check(args, report: bool) -> int:
@@ -235,13 +243,13 @@ def _cmd_check(args, report: bool) -> int:
     mode = "full" if args.full else "quick"
     out_dir = check_output_dir(args.out or default_out(mode))
     t0 = time.monotonic()
-    failures = 0
-    from .report.stamp import package_digest
+    failures = 0 if args.paper else _load_failures()     # all papers asked for: a broken one is a failure
+    from .provenance import package_digest
     from .run import passed
     source_sha256 = package_digest("theorycheck")     # once: the run stamp and the record of passed checks use it
     derive, derive_note, derive_key = None, "skipped (--skip-derive-check)", None
     if report and not args.skip_derive_check:
-        derive_key = passed.check_key("derive --check", source_sha256=source_sha256, papers=sorted(keys))
+        derive_key = passed.derive_check_key(keys, source_sha256=source_sha256)
         prev = None if args.recheck else passed.passed_before(derive_key)
         if prev is not None:                           # same sources and library versions: the same comparison
             derive_note = f"fresh (passed {prev['when']} for these exact sources and versions; not repeated)"
@@ -262,6 +270,8 @@ def _cmd_check(args, report: bool) -> int:
         derive_note = "fresh (compared now)" if not problems else "FAILED: " + "; ".join(problems)
         if problems:
             failures += 1
+            if args.quiet:                             # a failure is always said, --quiet or not
+                _say("derive  --check: " + "; ".join(problems))
         else:
             passed.record_pass(derive_key, "derive --check", papers=sorted(keys))
     failures += _summarise(out, args.quiet)

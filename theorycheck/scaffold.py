@@ -41,12 +41,55 @@ def _seed_id(path: Path, key: str) -> str:
     return prefix if "_" in path.stem and KEY_RE.match(prefix) else key
 
 
-def _title(lines: list[str], key: str) -> str:
-    for ln in lines:
-        t = ln.strip().strip("#").strip()
-        if t:
-            return t[:150]
-    return f"Paper {key}"
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[a-z0-9)\]$][.!?])(?=\s)")
+
+
+def _latin_share(text: str) -> float:
+    letters = [c for c in text if not c.isspace()]
+    return sum(c.isascii() and c.isalpha() for c in letters) / max(1, len(letters))
+
+
+def _clean_title(line: str) -> str:
+    t = line.strip().strip("#").strip().rstrip("¶").strip()
+    t = re.split(r"[:：]\s*(?=[^:：]*$)", t)[0] if _CJK.search(t.rsplit(":", 1)[-1]) else t   # "Title?:中文笔记"
+    return t.strip()
+
+
+def _title(lines: list[str], key: str) -> tuple[str, int]:
+    """The paper's title and its line (1-based; 0 when none): the first of the first 12 non-empty lines that reads
+    like a title — mostly Latin letters, 3 to 30 words, not a list of tags (a venue and a year) — with a trailing
+    pilcrow and a trailing Chinese gloss (``…?:中文研读笔记``) removed. Seeds often open with a line of tags."""
+    seen = 0
+    for i, ln in enumerate(lines, 1):
+        t = _clean_title(ln)
+        if not t:
+            continue
+        seen += 1
+        if seen > 12:
+            break
+        words = t.split()
+        tags = re.search(r"\b(19|20)\d\d\b", t) and not re.search(r"[:?]", t)
+        if 3 <= len(words) <= 30 and _latin_share(t) >= 0.8 and not tags and len(t) <= 200:
+            return t, i
+    return f"Paper {key}", 0
+
+
+def _first_statement(lines: list[str], skip: int) -> tuple[int, str]:
+    """The first whole statement of the seed after line ``skip``: ``(line, fragment)``, the first sentence of the
+    first line that states something (a sentence end, at least 20 characters; not a bullet, a link or a
+    ``label: value`` metadata line), whole — ``fragment == ""`` when that sentence is the whole line."""
+    for i, ln in enumerate(lines, 1):
+        text = ln.strip()
+        if i <= skip or len(text) < 20 or text[0] in "•-*·" or "http" in text:
+            continue
+        if not re.search(r"。|[.!?！？](\s|$)", text):
+            continue
+        first = _SENTENCE_END.split(text, maxsplit=1)[0].strip()
+        return (i, "") if first == text or text.count(first) != 1 else (i, first)
+    i = next((i for i, ln in enumerate(lines, 1) if i > skip and ln.strip()),
+             next(i for i, ln in enumerate(lines, 1) if ln.strip()))
+    return i, ""
 
 
 def _check_unique(key: str, seed_id: str) -> None:
@@ -77,15 +120,15 @@ def new_paper(key: str, seed: Path, dest: Path | None = None, seed_id: str | Non
     if not KEY_RE.match(seed_id):
         raise ValueError(f"seed id must match [a-z0-9_-]+, got {seed_id!r}")
     _check_unique(key, seed_id)
-    title = title or _title(lines, key)
+    found_title, title_line = _title(lines, key)
+    title = title or found_title
     root = Path(dest if dest is not None else Path.cwd() / "papers") / key
     if root.exists():
         raise ValueError(f"{root} already exists; choose another --dir or remove it")
     pkg = package_name(key)
-    first = next(i for i, ln in enumerate(lines, 1) if ln.strip())
-    fragment = lines[first - 1].strip()[:60]
+    first, fragment = _first_statement(lines, title_line)
     subs = {"KEY": key, "PKG": pkg, "SEED_ID": seed_id, "TITLE": title.replace('"', "'"), "LINE": str(first),
-            "FRAGMENT": fragment.replace("\\", "\\\\").replace('"', '\\"'), "SEED_NAME": seed.name,
+            "FRAGMENT_ARG": "" if not fragment else " fragment=" + _py_str(fragment) + ",", "SEED_NAME": seed.name,
             "MOD": key.replace("-", "_")}
     files = {
         "pyproject.toml": _PYPROJECT, "README.md": _README,
@@ -115,6 +158,11 @@ def new_paper(key: str, seed: Path, dest: Path | None = None, seed_id: str | Non
         if r.returncode != 0:
             raise RuntimeError(f"pip install -e {root} failed:\n{r.stderr[-2000:]}")
     return written
+
+
+def _py_str(text: str) -> str:
+    """``text`` as a Python string literal (double quotes)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _fill(tpl: str, subs: dict) -> str:
@@ -206,9 +254,13 @@ def sizes(ctx) -> dict:
     return {"mc_samples": 200_000 if ctx.quick else 2_000_000}
 
 
-@claims.claim("@@SEED_ID@@-example", lines=(@@LINE@@, @@LINE@@), fragment="@@FRAGMENT@@", conventions=["C1"])
+@claims.claim("@@SEED_ID@@-example", lines=(@@LINE@@, @@LINE@@),@@FRAGMENT_ARG@@ conventions=["C1"],
+              title="EXAMPLE (replace me): the fourth moment of a centred Gaussian")
 def example(ctx):
-    """EXAMPLE (replace me): the fourth moment of a centred Gaussian of variance s is 3 s²."""
+    """EXAMPLE (replace me): the fourth moment of a centred Gaussian of variance s is 3 s².
+
+    A real claim quotes one whole statement of the seed (``lines`` and, when the line holds several statements,
+    the exact ``fragment``), and its ``title`` (at most 90 characters) is written by you, never cut from it."""
     from .generated import @@MOD@@_example as gen    # written by the derivation (imported lazily)
     MARGIN = 0.05            # declared before the data: agreement within 5 % (relative) confirms
     s = 1.5
@@ -219,6 +271,28 @@ def example(ctx):
     yield selfcheck.identity("generated E[x^4] equals 3 s^2", exact, 3 * s ** 2)
     yield rules.agreement("E[x⁴] = 3s² for x ~ N(0, s)", est, exact, margin=MARGIN, scope=f"s = {s}, n = {est.n}")
     yield Derivation(gen.LATEX["fourth_moment"])
+
+
+# Where does the example break? The derivation uses that x is Gaussian (Isserlis' three pairings). The stress path
+# replaces x by a Student-t variable of the same variance, from ν = ∞ (violation 1/ν = 0: the assumption holds) to
+# ν = 10 (1/ν = 0.1), and decides the same statement at each point; the report shows where it breaks.
+claims.assumption("@@SEED_ID@@-example", "x is Gaussian", stated=False,
+                  uses="Isserlis' theorem: E[x⁴] is the sum over the three pairings")
+
+
+@claims.stress("@@SEED_ID@@-example", "x is Gaussian", path="Student-t x with ν degrees of freedom, variance s",
+               violation="1/ν (0 = Gaussian)", values=[0.0, 0.02, 0.05, 0.1])
+def example_heavy_tails(ctx, inv_nu):
+    MARGIN, s = 0.05, 1.5              # the same declared margin and setting as the claim
+    rng = np.random.default_rng(ctx.seed_for(f"@@SEED_ID@@-example-t-{inv_nu}"))
+    n = sizes(ctx)["mc_samples"]
+    if inv_nu == 0:
+        x = rng.normal(0.0, np.sqrt(s), n)
+    else:
+        nu = 1.0 / inv_nu
+        x = rng.standard_t(nu, n) * np.sqrt(s * (nu - 2.0) / nu)
+    return rules.agreement(f"E[x⁴] = 3s² (1/ν = {inv_nu})", Estimate.from_samples(x ** 4), 3 * s ** 2,
+                           margin=MARGIN, scope=f"s = {s}, n = {n}", chosen={"law": "Student-t (stress path)"})
 '''
 
 _MUTANTS = '''"""Mutants: realistic mistakes that the claims of this paper must catch."""

@@ -19,12 +19,8 @@ __all__ = ["check_reports"]
 
 def _digests(key: str) -> dict:
     from .. import papers
-    from .stamp import package_digest
-    p = papers.load(key)
-    out = {"theorycheck": package_digest("theorycheck")}
-    if p.package and not p.package.startswith("theorycheck."):
-        out[p.package] = package_digest(p.package)
-    return out
+    from ..provenance import paper_sources
+    return paper_sources(papers.load(key))
 
 
 def check_reports(out: Path) -> list[str]:

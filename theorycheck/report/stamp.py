@@ -13,32 +13,15 @@ seed; ``STAMP.json`` is the one file that records times.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import platform
 import subprocess
-from importlib import resources
 from pathlib import Path
 
 from ..claims import clean_evidence
+from ..provenance import package_digest  # noqa: F401  (moved to theorycheck.provenance; re-exported)
 
 __all__ = ["package_digest", "versions", "git_state", "write_stamp"]
-
-_SOURCE_SUFFIXES = (".py", ".txt", ".json")
-
-
-def package_digest(package: str) -> str:
-    """SHA-256 over the source files (``.py``, ``.txt``, ``.json``) of ``package``, by relative path."""
-    root = Path(str(resources.files(package)))
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file() and p.suffix in _SOURCE_SUFFIXES and "__pycache__" not in p.parts:
-            h.update(str(p.relative_to(root)).encode())
-            h.update(b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-    return h.hexdigest()
-
 
 def versions() -> dict:
     import matplotlib

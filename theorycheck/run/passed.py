@@ -2,8 +2,10 @@
 
 A run compares the shipped generated code with what the SymPy derivations produce (``derive --check``,
 ≈ 10 s of CPU). That comparison is a deterministic function of its inputs: the package's sources (the
-derivations, the engines they call, the shipped generated code — :func:`theorycheck.report.stamp.package_digest`),
-the papers it covers and the versions of Python, NumPy, SymPy and mpmath. :func:`check_key` hashes all of them;
+derivations, the engines they call, the shipped generated code — :func:`theorycheck.provenance.package_digest`),
+the papers it covers **and the sources of each of them** — a plugin's claims, derivations and generated code
+(:func:`theorycheck.provenance.paper_sources`, used by :func:`derive_check_key`) — and the versions of Python,
+NumPy, SymPy and mpmath. :func:`check_key` hashes all of them;
 when a check passed under a key (:func:`record_pass`), the same key later finds the record
 (:func:`passed_before`) and the run says so instead of repeating it. Any change of any input — one byte of a
 source file, a library upgrade — gives a new key, and the check runs again. Only passes are recorded: a failing
@@ -27,7 +29,7 @@ import os
 import platform
 from pathlib import Path
 
-__all__ = ["cache_dir", "check_key", "passed_before", "record_pass"]
+__all__ = ["cache_dir", "check_key", "derive_check_key", "passed_before", "record_pass"]
 
 
 def cache_dir() -> Path:
@@ -42,12 +44,12 @@ def cache_dir() -> Path:
 def check_key(name: str, *, source_sha256: str | None = None, **inputs) -> str:
     """SHA-256 of the check ``name``, its ``inputs`` (JSON-serialisable), the package sources and the library versions.
 
-    ``source_sha256``: :func:`theorycheck.report.stamp.package_digest` of ``theorycheck`` when the caller has it
+    ``source_sha256``: :func:`theorycheck.provenance.package_digest` of ``theorycheck`` when the caller has it
     already (computed here otherwise)."""
     import mpmath
     import numpy
     import sympy
-    from ..report.stamp import package_digest
+    from ..provenance import package_digest
     from ..validate import check_str
     digest = package_digest("theorycheck") if source_sha256 is None else check_str("source_sha256", source_sha256)
     doc = {"check": check_str("name", name), "inputs": inputs, "theorycheck": digest,
@@ -58,6 +60,18 @@ def check_key(name: str, *, source_sha256: str | None = None, **inputs) -> str:
     except TypeError:
         raise ValueError(f"the inputs of check {name!r} must be JSON-serialisable, got {inputs!r}") from None
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def derive_check_key(keys, *, source_sha256: str | None = None) -> str:
+    """The key of the derivation check of the papers ``keys``: :func:`check_key` of their keys **and of the
+    digests of every paper's own sources** (:func:`theorycheck.provenance.paper_sources`), so a hand-edited
+    generated file of a plugin — outside theorycheck's package — gives a new key and the check runs again."""
+    from .. import papers
+    from ..provenance import package_digest, paper_sources
+    sha = package_digest("theorycheck") if source_sha256 is None else source_sha256
+    ks = sorted(keys)
+    sources = {k: paper_sources(papers.load(k), sha) for k in ks}
+    return check_key("derive --check", source_sha256=sha, papers=ks, paper_sources=sources)
 
 
 def _path(key: str) -> Path:
