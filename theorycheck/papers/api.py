@@ -30,6 +30,7 @@ check overlapping fragments; cited conventions exist; needed fixtures exist.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import traceback
@@ -41,7 +42,8 @@ from typing import Any, Callable, Iterable, Sequence
 from ..assumptions import AssumptionSpec, StressSpec
 from ..claims import Claim, SelfCheck, SubClaim
 
-__all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "run_claim", "KEY_RE"]
+__all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "Mutant", "Baseline", "run_claim",
+           "KEY_RE"]
 
 KEY_RE = re.compile(r"^[a-z0-9_-]+$")
 CLAIM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -60,6 +62,48 @@ class Note:
     a result — findings are generated from the evidence by the verdict engine."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate mistake a paper's claims must catch: ``apply(patcher)`` installs it (with
+    :class:`theorycheck.selftest.Patcher`); ``claims`` are the claims whose verdict or self-checks it must change.
+    A paper lists its mutants as ``MUTANTS`` in the module named by ``Paper(mutants=...)``.
+
+    >>> Mutant("x", "a mistake", ("004-hermite-basis",), lambda p: None).claims
+    ('004-hermite-basis',)
+    """
+
+    id: str
+    mistake: str
+    claims: tuple
+    apply: Callable = field(repr=False, compare=False)
+
+
+@dataclass
+class Baseline:
+    """A cheap valid call of a public function, for the reliability fuzzing of ``theorycheck selftest``:
+    ``fn`` dotted path (or the callable), ``kwargs`` (or ``factory() -> kwargs``), parameters not to fuzz
+    (``skip``: callables, generators, objects built by the factory), ``allow_inf`` when the function documents
+    infinite values. A paper lists its baselines as ``BASELINES`` (and its public modules as ``MODULES``) in the
+    module named by ``Paper(fuzz=...)``."""
+
+    fn: Any
+    kwargs: dict = field(default_factory=dict)
+    factory: Callable | None = None
+    skip: tuple = ()
+    allow_inf: bool = False
+    only: tuple | None = None          # fuzz only these parameters (default: every kwarg not skipped)
+    aliases: dict = field(default_factory=dict)   # param -> the word its error message uses (check_int's value -> n)
+
+    def call_kwargs(self) -> dict:
+        return dict(self.factory()) if self.factory is not None else dict(self.kwargs)
+
+    def target(self):
+        if callable(self.fn):
+            return self.fn
+        mod, name = self.fn.rsplit(".", 1)
+        return getattr(importlib.import_module(mod), name)
 
 
 def _first_paragraph(doc: str | None) -> str:
@@ -181,14 +225,16 @@ class Paper:
     ``seed`` is the seed summary's file name inside ``package`` (or a path); ``seed_id`` any
     ``[a-z0-9_-]+``; ``conventions`` a list of texts (numbered C1, C2, …) or ``(id, text)`` pairs;
     ``derivations`` the module names of its SymPy derivations (each with ``main()``);
-    ``mutants`` the module name holding its fault-injection mutants; ``parameters`` a dict or a
+    ``mutants`` the module name holding its fault-injection mutants (``MUTANTS``: :class:`Mutant`);
+    ``fuzz`` the module name holding its reliability baselines (``BASELINES``: :class:`Baseline`, ``MODULES``: its
+    public modules); ``generated_package`` the package its derivations write into; ``parameters`` a dict or a
     ``ctx -> dict`` of run sizes shown in the report.
     """
 
     def __init__(self, *, key: str, seed_id: str, title: str, claims: Claims, seed: str | Path,
                  package: str | None = None, conventions: Sequence = (), derivations: Sequence[str] = (),
                  mutants: str | None = None, parameters=None, seed_name: str | None = None,
-                 generated_package: str | None = None):
+                 generated_package: str | None = None, fuzz: str | None = None):
         for name, v in (("key", key), ("seed_id", seed_id)):
             if not isinstance(v, str) or not KEY_RE.match(v):
                 raise ValueError(f"{name} must match [a-z0-9_-]+, got {v!r}")
@@ -202,6 +248,7 @@ class Paper:
         self.derivations = tuple(derivations)
         self.mutants = mutants
         self.generated_package = generated_package
+        self.fuzz = fuzz
         self._parameters = parameters or {}
         self._lines = None
 

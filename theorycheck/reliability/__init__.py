@@ -1,8 +1,10 @@
 r"""Reliability: every public function, fed invalid and extreme arguments, answers with a clear error or a
 finite result — never a hang, a silent NaN, or an exception from deep inside NumPy.
 
-Each public function has a **baseline**: a cheap valid call (:class:`Baseline`, declared next to the
-area it covers: :mod:`theorycheck.reliability.engines`, ``.verdicts`` and one module per paper, ``.gla``, ``.lds``, ``.nonlinear``, for its theory and models).
+Each public function has a **baseline**: a cheap valid call (:class:`~theorycheck.papers.api.Baseline`, declared
+next to the area it covers: :mod:`theorycheck.reliability.engines` and ``.verdicts`` for the core, and each paper's
+own fuzz module (``Paper(fuzz="<package>.fuzz")``: ``BASELINES`` and ``MODULES``, the paper's public modules whose
+``__all__`` callables must all have a baseline), found through the paper registry.
 :func:`fuzz` substitutes, one parameter at a time, every value of :data:`BAD_VALUES` (wrong types,
 NaN, ±inf, zero, negative, huge numbers, empty and malformed arrays) and classifies the outcome:
 
@@ -33,19 +35,21 @@ import math
 import resource
 import signal
 import traceback
-from dataclasses import dataclass, field
-from typing import Callable
-
 import numpy as np
 
-__all__ = ["Baseline", "BAD_VALUES", "fuzz", "classify_call", "baselines", "public_functions", "PUBLIC_MODULES",
-           "FAILURES"]
+from ..papers.api import Baseline
 
-#: modules whose ``__all__`` callables are the public API covered here
-PUBLIC_MODULES = ("gaussian", "hermite", "montecarlo", "codegen", "validate", "gla", "lds", "nonlinear",
-                  "adaptive_filters", "models.attention", "models.prompts", "models.dynamics", "models.filters",
-                  "models.ridge", "models.training", "verdicts.rules", "verdicts.selfcheck", "verdicts.estimate",
-                  "reconcile", "seeds")
+__all__ = ["Baseline", "BAD_VALUES", "fuzz", "classify_call", "baselines", "public_functions", "PUBLIC_MODULES",
+           "FAILURES", "CORE_PARTS", "parts", "PARTS"]
+
+#: core modules whose ``__all__`` callables are the public API covered here (each paper adds its own ``MODULES``)
+PUBLIC_MODULES = ("gaussian", "hermite", "montecarlo", "codegen", "validate", "models.attention",
+                  "models.prompts", "models.dynamics", "models.filters", "models.ridge", "models.training",
+                  "verdicts.rules", "verdicts.selfcheck", "verdicts.estimate", "reconcile", "seeds")
+#: the core's own baseline modules (``theorycheck.reliability.<part>``); papers are parts by their key
+CORE_PARTS = ("engines", "verdicts")
+# Papers whose fuzz baselines still live here (until they move into the paper's package as ``fuzz.py``).
+_LEGACY_PUBLIC = {"gla": ("gla", "adaptive_filters"), "lds": ("lds",), "nonlinear": ("nonlinear",)}
 
 NAN, INF = float("nan"), float("inf")
 BAD_VALUES = {
@@ -58,61 +62,69 @@ CALL_LIMIT_S = 10.0
 ADDRESS_SPACE_GB = 12
 
 
-@dataclass
-class Baseline:
-    """A cheap valid call of a public function: ``fn`` dotted path, ``kwargs`` (or ``factory() -> kwargs``),
-    parameters not to fuzz (``skip``: callables, generators, objects built by the factory), ``allow_inf``
-    when the function documents infinite values, ``returns_none`` for functions with no result."""
-
-    fn: str
-    kwargs: dict = field(default_factory=dict)
-    factory: Callable | None = None
-    skip: tuple = ()
-    allow_inf: bool = False
-    only: tuple | None = None          # fuzz only these parameters (default: every kwarg not skipped)
-    aliases: dict = field(default_factory=dict)   # param -> the word its error message uses (check_int's value -> n)
-
-    def call_kwargs(self) -> dict:
-        return dict(self.factory()) if self.factory is not None else dict(self.kwargs)
-
-    def target(self):
-        if callable(self.fn):
-            return self.fn
-        mod, name = self.fn.rsplit(".", 1)
-        return getattr(importlib.import_module(mod), name)
-
-
 def public_functions() -> list[str]:
     """Dotted names of every public callable (the ``__all__`` of :data:`PUBLIC_MODULES`), classes excluded."""
     import inspect
     out = []
-    for m in PUBLIC_MODULES:
-        mod = importlib.import_module(f"theorycheck.{m}")
+    for m in [f"theorycheck.{m}" for m in PUBLIC_MODULES] + [m for k in _paper_keys() for m in _paper_modules(k)]:
+        mod = importlib.import_module(m)
         for n in getattr(mod, "__all__", []):
             obj = getattr(mod, n, None)
             if callable(obj) and not inspect.isclass(obj):
                 out.append(f"{obj.__module__}.{obj.__name__}" if getattr(obj, "__module__", "").startswith(
-                    "theorycheck") else f"theorycheck.{m}.{n}")
+                    "theorycheck") else f"{m}.{n}")
             elif inspect.isclass(obj) and not issubclass(obj, BaseException) and hasattr(obj, "__init__") \
                     and getattr(obj, "__dataclass_fields__", None) is None:
                 out.append(f"{obj.__module__}.{obj.__name__}")
     return sorted(set(out))
 
 
-PARTS = ("engines", "verdicts", "gla", "lds", "nonlinear")
+def _paper_keys() -> list[str]:
+    from .. import papers
+    return list(papers.keys())
+
+
+def _fuzz_module(part: str):
+    """The module declaring the baselines of ``part`` (a core part or a paper key), or None."""
+    if part in CORE_PARTS:
+        return importlib.import_module(f"theorycheck.reliability.{part}")
+    from .. import papers
+    paper = papers.load(part)
+    if paper.fuzz:
+        return importlib.import_module(paper.fuzz)
+    try:
+        return importlib.import_module(f"theorycheck.reliability.{part}")
+    except ImportError:
+        return None
+
+
+def _paper_modules(key: str) -> list[str]:
+    """The public modules of paper ``key`` whose callables need baselines (its fuzz module's ``MODULES``)."""
+    mod = _fuzz_module(key)
+    if mod is not None and hasattr(mod, "MODULES"):
+        return list(mod.MODULES)
+    return [f"theorycheck.{m}" for m in _LEGACY_PUBLIC.get(key, ())]
+
+
+def __getattr__(name):
+    if name == "PARTS":                    # the old constant: every part (now found through the paper registry)
+        return parts()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def parts() -> tuple:
+    """Every part: the core's and one per installed paper."""
+    return CORE_PARTS + tuple(_paper_keys())
 
 
 def _part_baselines(part: str) -> list:
-    try:
-        mod = importlib.import_module(f"theorycheck.reliability.{part}")
-    except ImportError:
-        return []
-    return list(getattr(mod, "BASELINES", []))
+    mod = _fuzz_module(part)
+    return [] if mod is None else list(getattr(mod, "BASELINES", []))
 
 
-def baselines(parts=PARTS) -> list[Baseline]:
-    """Every declared baseline (``parts``: the modules of this package that declare them)."""
-    return [b for p in parts for b in _part_baselines(p)]
+def baselines(parts_=None) -> list[Baseline]:
+    """Every declared baseline of ``parts_`` (default: :func:`parts`)."""
+    return [b for p in (parts() if parts_ is None else parts_) for b in _part_baselines(p)]
 
 
 class _Timeout(Exception):
@@ -204,10 +216,13 @@ def _fuzz_one(part: str, index: int) -> dict:
     return {"fn": b.fn, "rows": rows}
 
 
-def fuzz(parts=PARTS, jobs: int = 2) -> dict:
-    """Fuzz every baseline of ``parts`` in worker processes (address space limited); return the outcome rows."""
+def fuzz(parts_=None, jobs: int = 2) -> dict:
+    """Fuzz every baseline of ``parts_`` (default: :func:`parts`) in worker processes (address space limited);
+    return the outcome rows."""
     import concurrent.futures as cf
-    items = [(p, i, b) for p in parts for i, b in enumerate(_part_baselines(p))]
+    everything = parts_ is None or set(parts_) == set(parts())
+    parts_ = parts() if parts_ is None else tuple(parts_)
+    items = [(p, i, b) for p in parts_ for i, b in enumerate(_part_baselines(p))]
     bases = [b for _, _, b in items]
     from ..run.local import worker_context
     ctx = worker_context()
@@ -221,7 +236,7 @@ def fuzz(parts=PARTS, jobs: int = 2) -> dict:
             except Exception as exc:  # a worker died (segfault, killed)
                 out[b.fn] = [{"param": None, "value": "worker", "class": "exception", "detail": repr(exc)}]
     covered = {b.fn for b in bases}
-    missing = [f for f in public_functions() if f not in covered] if tuple(parts) == PARTS else []
+    missing = [f for f in public_functions() if f not in covered] if everything else []
     counts = {}
     for rows in out.values():
         for r in rows:

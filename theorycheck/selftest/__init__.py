@@ -17,24 +17,14 @@ raises. A mutant that changes nothing is a hole in the suite, reported as such.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
+from ..papers.api import Mutant
 from .patch import Patcher, clear_caches
 
 __all__ = ["Mutant", "MutantOutcome", "Patcher", "clear_caches", "run_paper_mutants", "paper_mutants", "SELFTEST_SEED"]
 
 #: Run seed of every self-test run (fixed: the self-test is a property of the code, not of a run).
 SELFTEST_SEED = 20261129
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """A deliberate mistake: ``apply(patcher)`` installs it; ``claims`` are the claims it must change."""
-
-    id: str
-    mistake: str
-    claims: tuple
-    apply: Callable = field(repr=False, compare=False)
 
 
 @dataclass
