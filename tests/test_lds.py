@@ -126,7 +126,7 @@ def test_forward_pass_matches_effective_coefficients():
         W, V = rng.standard_normal((2, s + 1, s + 1))
         Y = rng.standard_normal((7, 12))
         C = lds.effective_coefficients(W, V)
-        G, q = lds._gram_query(Y, s)
+        G, q = lds.gram_query(Y, s)
         pred = np.einsum("klj,bkl,bj->b", C, G, q[:, :s])
         np.testing.assert_allclose(lds.attention_predict(W, V, Y), pred, rtol=1e-10)
         # the sympy forward pass agrees with the numpy one

@@ -1332,13 +1332,13 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
     P = [init_scale * rng.standard_normal((D, D)) for _ in range(2 * depth)]
     m1 = [np.zeros((D, D)) for _ in P]
     m2 = [np.zeros((D, D)) for _ in P]
-    from .models.attention import _gla_stack_params, _gla_tokens, _stack_core
-    Z_train = _gla_tokens(X, Y)                      # the training prompts' tokens, built once for the Armijo trials
+    from .models.attention import gla_stack_params, gla_tokens, gla_stack_core
+    Z_train = gla_tokens(X, Y)                      # the training prompts' tokens, built once for the Armijo trials
 
     def loss_at(Q):                                  # gla_stack_forward(X, Y, lams, Q[:depth], Q[depth:], normalise)
-        _, W_KQs, W_Vs = _gla_stack_params(lams, Q[:depth], Q[depth:], D)     # its checks of the trial weights
+        _, W_KQs, W_Vs = gla_stack_params(lams, Q[:depth], Q[depth:], D)     # its checks of the trial weights
         with np.errstate(over="ignore", invalid="ignore"):
-            r = _stack_core(Z_train, lams, W_KQs, W_Vs, normalise, keep=True) - Y[:, -1]
+            r = gla_stack_core(Z_train, lams, W_KQs, W_Vs, normalise, keep=True) - Y[:, -1]
             val = float(np.mean(r * r))
         return val if math.isfinite(val) else math.inf
 

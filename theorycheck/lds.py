@@ -77,11 +77,11 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from . import gaussian
 from .montecarlo import MeanEstimate, ratio as mc_ratio, rngs
-from .models.attention import (_check_weights, _check_Y, _gram_query, attention_forward, attention_loss_and_grad,
+from .models.attention import (check_weights, check_series, gram_query, attention_forward, attention_loss_and_grad,
                                attention_predict, effective_coefficients, token_matrix)
 from .models.dynamics import (MAX_T, SETTINGS, AnisotropicNoiseLDSPrior, DiagonalLDSPrior, LDSBatch,
                               NonNormalLDSPrior, OneSidedDiagonalLDSPrior, OrthogonalLDSPrior, SkewedDiagonalLDSPrior,
-                              _check_prior, _check_systems, lds_autocovariance, make_prior, simulate_lds)
+                              check_prior, check_systems, lds_autocovariance, make_prior, simulate_lds)
 from .models.filters import kalman_one_step_mse, oracle_ar_mse, steady_state_closed_loop_radius
 from .models.training import TrainResult, train_linear_attention
 from .validate import (MAX_COUNT, ParameterTypeError, check_array, check_bool, check_callable, check_choice,
@@ -339,7 +339,7 @@ def exact_component_average(T: int, prior, forms) -> list[float]:
     (:func:`_exchangeable_average`) — exact, no sampling.
     """
     T = check_int("T", T, minimum=1, maximum=MAX_T)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     forms = _check_forms(forms)
     check_memory("T", T, 8.0 * 16 * (3 * T + 2) * T * T, f"the quadrature nodes' {T} x {T} autocovariances")
     if type(prior) is OrthogonalLDSPrior:
@@ -855,7 +855,7 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
     Rao-Blackwell.
     """
     T = check_int("T", T, minimum=3, maximum=400)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     rtol = check_real("rtol", rtol, 0.0, 1.0, low_open=True)
     check_choice("method", method, ("auto", "polynomial", "quadrature", "exact-components", "coupling-rqmc",
                                     "rao-blackwell"))
@@ -950,7 +950,7 @@ def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int =
     scalars), with its Monte Carlo SE over sampled systems — for comparison with
     :func:`wqk_star`."""
     T = check_int("T", T, minimum=3, maximum=400)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     n_systems = check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
     vals = []
     left = n_systems
@@ -971,7 +971,7 @@ def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_00
     (so :math:`f=\hat y_T=y_{T-1}S/(T-2)`), and return the least-squares scalar
     :math:`E[y_Tf]/E[f^2]` (identical to the Theorem 4.1 ratio) with its delta-method SE."""
     T = check_int("T", T, minimum=3, maximum=400)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     samples = check_int("samples", samples, minimum=2, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
     batch = check_int("batch", batch, minimum=1, maximum=MAX_COUNT)
@@ -1002,9 +1002,9 @@ def ar_gd_step_prediction(Y, s: int, eta: float) -> np.ndarray:
     :math:`w_0=0` on :math:`L_{AR(s)}(w)=\frac1{2(T-s-1)}\sum_{t=1}^{T-s-1}(y_{t+s}-w^\top\bar y_t)^2`.
     """
     s = check_int("s", s, minimum=1, maximum=10_000)
-    Y = _check_Y(Y, s)
+    Y = check_series(Y, s)
     eta = check_real("eta", eta)
-    G, q = _gram_query(Y, s)
+    G, q = gram_query(Y, s)
     grad0 = -G[:, :s, s]                      # ∇L(0) = -(1/n) Σ ȳ_t y_{t+s}
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.einsum("bi,bi->b", -eta * grad0, q[:, :s])
@@ -1015,9 +1015,9 @@ def ar_least_squares_predict(Y, s: int, ridge: float = 0.0) -> np.ndarray:
     r"""In-context AR(s) least squares: :math:`\hat w=\arg\min L_{AR(s)}(w)` (+ ``ridge``·|w|²/2)
     on :math:`y_1..y_{T-1}`, prediction :math:`\hat w^\top\bar y_{T-s}`."""
     s = check_int("s", s, minimum=1, maximum=10_000)
-    Y = _check_Y(Y, s)
+    Y = check_series(Y, s)
     ridge = check_real("ridge", ridge, 0.0, 1e150)
-    G, q = _gram_query(Y, s)
+    G, q = gram_query(Y, s)
     H = G[:, :s, :s] + ridge * np.eye(s)
     b = G[:, :s, s]
     w = np.linalg.solve(H + 1e-12 * np.eye(s), b[..., None])[..., 0]
@@ -1114,9 +1114,9 @@ def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residua
     """
     check_choice("preconditioner", preconditioner, ("P", "PT", "Psym", "Pinv"))
     check_choice("init", init, ("residual", "q"))
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
-    Y = _check_Y(Y, s)
-    G, q = _gram_query(Y, s)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
+    Y = check_series(Y, s)
+    G, q = gram_query(Y, s)
     H = G[:, :s, :s]
     g0 = -G[:, :s, s]
     gam = G[:, s, s]
@@ -1350,7 +1350,7 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
     """
     T = check_int("T", T, minimum=4, maximum=200)
     s = check_int("s", s, minimum=1, maximum=T - 3)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     gram = check_bool("gram", gram)
     check_choice("method", method, ("auto", "exact-components", "rao-blackwell"))
     n, feats, mats, qidx = _feature_forms(T, s)
@@ -1451,7 +1451,7 @@ def wqk_star_batch_mc(T: int, prior, n_batches: int, batch: int, seed: int, syst
     (4, 2000)
     """
     T = check_int("T", T, minimum=3, maximum=400)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     n_batches = check_int("n_batches", n_batches, minimum=2, maximum=MAX_COUNT)
     batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
@@ -1485,7 +1485,7 @@ def autocovariance_batch_mc(systems: LDSBatch, T: int, entries, n_batches: int, 
     >>> r["batch_values"].shape, r["exact"].shape
     ((4, 6), (6,))
     """
-    systems = _check_systems(systems)
+    systems = check_systems(systems)
     T = check_int("T", T, minimum=1, maximum=MAX_T)
     n_batches = check_int("n_batches", n_batches, minimum=2, maximum=MAX_COUNT)
     per_batch = check_int("per_batch", per_batch, minimum=2, maximum=MAX_COUNT)
@@ -1559,7 +1559,7 @@ def exact_loss_gradient(W_QK, W_V, moments: dict) -> tuple[np.ndarray, np.ndarra
     The coefficients are bilinear in (v, W), so each is linear in W for fixed v and in v for fixed
     W; the Jacobians are built column by column from basis matrices (exact), and the gradient is
     :math:`J^\top(\Gamma c-b)`."""
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
     F, Gm, b = _check_moments(moments)["features"], moments["gram"], moments["b"]
     c = feature_vector(effective_coefficients(W_QK, W_V), F)
     r = Gm @ c - b
@@ -1633,7 +1633,7 @@ def support_jaccard(W_QK, W_V, threshold: float) -> dict:
     >>> support_jaccard(W, V, 0.1)["distance"]
     0.0
     """
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
     threshold = check_real("threshold", threshold, 0.0, 1.0, low_open=True, high_open=True)
     v, W = np.abs(W_V[s]), np.abs(W_QK[:, :s])
     learned = np.concatenate([v > threshold * v.max(), (W > threshold * W.max()).ravel()])
@@ -1661,7 +1661,7 @@ def offpattern_energy(W_QK, W_V) -> float:
 def ar_gaps(systems: LDSBatch, T: int, s_values) -> tuple[np.ndarray, np.ndarray]:
     r"""Kalman MSE per system (B,) and the gaps :math:`\mathrm{MSE}_{AR(s)}-\mathrm{MSE}_{KF}` of the
     oracle AR(s) predictors (B, len(s_values)), exact from the autocovariance (not halved)."""
-    systems = _check_systems(systems)
+    systems = check_systems(systems)
     T = check_int("T", T, minimum=2, maximum=400)
     if isinstance(s_values, (str, bytes)) or not hasattr(s_values, "__iter__"):
         raise ParameterTypeError(f"s_values must be a list of windows, got {s_values!r:.40}")

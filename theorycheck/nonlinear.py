@@ -680,7 +680,7 @@ def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0,
     :data:`WORK_BUDGET` is refused at once, naming the parameters that size it.
     """
     from .validate import MAX_COUNT, ParameterTypeError, check_choice, memory_budget_bytes
-    from .models.prompts import _check_law, draw_inputs, draw_noise
+    from .models.prompts import check_law, draw_inputs, draw_noise
     from .models.ridge import fit_prefixes_factored
     d = check_int("d", d, minimum=2, maximum=10 ** 6)
     alpha = check_real("alpha", alpha, low=0.0, low_open=True)
@@ -693,8 +693,8 @@ def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0,
     n_query = check_int("n_query", n_query, minimum=1, maximum=MAX_COUNT)
     normalize_tasks = check_bool("normalize_tasks", normalize_tasks)
     check_choice("method", method, ("projected", "direct"))
-    input_law = _check_law("input_law", input_law, ("iid-t", "elliptical-t"))
-    noise_law = _check_law("noise_law", noise_law, ("t",))
+    input_law = check_law("input_law", input_law, ("iid-t", "elliptical-t"))
+    noise_law = check_law("noise_law", noise_law, ("t",))
     if isinstance(taus, (str, bytes, bool, dict)) or taus is None:
         raise ParameterTypeError(f"tau/taus must be positive real numbers, got {taus!r}")
     try:

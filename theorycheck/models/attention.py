@@ -100,7 +100,7 @@ def gla_stream_errors(X, Y, lam, Gamma):
     return E
 
 
-def _gla_tokens(X, Y, scratch=False):
+def gla_tokens(X, Y, scratch=False):
     X = check_array("X", X, ndim=3)
     if X.shape[1] < 2 or X.shape[0] < 1 or X.shape[2] < 1:
         raise ValueError(f"X must have shape (B, n+1, d) with B, d >= 1 and n >= 1, got {X.shape}")
@@ -113,7 +113,7 @@ def _gla_tokens(X, Y, scratch=False):
     return Z
 
 
-def _gla_stack_params(lams, W_KQs, W_Vs, D):
+def gla_stack_params(lams, W_KQs, W_Vs, D):
     lams = check_array("lams", lams, ndim=(0, 1))
     lams = [check_real("lams[%d]" % k, x, 0.0, 1.0, low_open=True) for k, x in enumerate(np.atleast_1d(lams))]
     for name, group in (("W_KQs", W_KQs), ("W_Vs", W_Vs)):
@@ -198,7 +198,7 @@ def _tail_rows(T):
     return min(m + 4 if m < 2 else m, T)
 
 
-def _stack_core(Z, lams, W_KQs, W_Vs, normalise, tape=None, keep=False):
+def gla_stack_core(Z, lams, W_KQs, W_Vs, normalise, tape=None, keep=False):
     # the unchecked forward pass on tokens Z (B, T, D); ``tape`` (a list) receives what the backward pass needs.
     # ``keep``: remember this run (inputs, prediction, tape) for _kept_run until the next run, which overwrites the
     # scratch buffers the tape lives in (Z itself must then not be a scratch buffer)
@@ -284,7 +284,7 @@ def _stack_backward(tape, g, W_KQs, W_Vs):
             # (the zero entries of dV, dQ and dSm below are never written: buffers created zero)
             dV = _scratch("dV_last", (B, T, D), zeros=True)
             dv = np.multiply(a, g[:, None], out=dV[:, :, D - 1])               # dV[:, :, D-1]
-            m = _tail_rows(T)                                   # products over the last m rows: see _stack_core
+            m = _tail_rows(T)                                   # products over the last m rows: see gla_stack_core
             dSm = _scratch("dS_last", (B, m, T), zeros=True)
             s = np.multiply(g[:, None], V[:, :, D - 1], out=dSm[:, -1])
             s *= M[T - 1]                                        # dS[:, T-1, :]
@@ -344,12 +344,12 @@ def gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise=False, _cache=None):
     >>> bool(np.allclose(gla_stack_forward(X, Y, [0.7], W, V), gla_forward(X, Y, 0.7, W[0], V[0])))
     True
     """
-    Z = _gla_tokens(X, Y, scratch=_cache is None)
+    Z = gla_tokens(X, Y, scratch=_cache is None)
     B, T, D = Z.shape
-    lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
+    lams, W_KQs, W_Vs = gla_stack_params(lams, W_KQs, W_Vs, D)
     normalise = check_bool("normalise", normalise)
     if _cache is None:
-        return _stack_core(Z, lams, W_KQs, W_Vs, normalise)
+        return gla_stack_core(Z, lams, W_KQs, W_Vs, normalise)
     for lam, Wk, Wv in zip(lams, W_KQs, W_Vs):      # every layer in full, its (Z, Q, A, V, M) appended to _cache
         M = _decay_matrix(T, lam, normalise)
         Q = Z @ Wk.T                                  # queries q_j = W_KQ z_j
@@ -374,14 +374,14 @@ def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
     >>> bool(abs(fd - gK[1][0, 2]) < 1e-4 * max(1.0, abs(fd)))
     True
     """
-    Z = _gla_tokens(X, Y, scratch=True)
+    Z = gla_tokens(X, Y, scratch=True)
     B, T, D = Z.shape
-    lams, W_KQs, W_Vs = _gla_stack_params(lams, W_KQs, W_Vs, D)
+    lams, W_KQs, W_Vs = gla_stack_params(lams, W_KQs, W_Vs, D)
     normalise = check_bool("normalise", normalise)
     kept = _kept_run(Z, lams, W_KQs, W_Vs, normalise)
     if kept is None:
         tape = []
-        yhat = _stack_core(Z, lams, W_KQs, W_Vs, normalise, tape)
+        yhat = gla_stack_core(Z, lams, W_KQs, W_Vs, normalise, tape)
     else:
         yhat, tape = kept
     Y = np.asarray(Y, dtype=float)
@@ -391,7 +391,7 @@ def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
     return loss, gK, gV
 
 
-def _check_Y(Y, s):
+def check_series(Y, s):
     Y = check_array("Y", Y, ndim=(1, 2), finite=False)
     if Y.ndim == 1:
         Y = Y[None]
@@ -419,11 +419,11 @@ def token_matrix(Y, s: int) -> np.ndarray:
            [2., 3., 4., 0.]])
     """
     s = check_int("s", s, minimum=1, maximum=10_000)
-    return _token_matrix(_check_Y(Y, s), s)
+    return _token_matrix(check_series(Y, s), s)
 
 
 def _token_matrix(Y, s):
-    # token_matrix for a Y already checked by _check_Y(Y, s): only the memory guard
+    # token_matrix for a Y already checked by check_series(Y, s): only the memory guard
     B, T = Y.shape
     from ..validate import check_memory
     check_memory("s", s, 8.0 * B * (s + 1) * T, f"the {B} x {s + 1} x {T} prompts")
@@ -435,7 +435,7 @@ def _token_matrix(Y, s):
     return Y0
 
 
-def _check_weights(W_QK, W_V):
+def check_weights(W_QK, W_V):
     W_QK = check_array("W_QK", W_QK, ndim=2)
     W_V = check_array("W_V", W_V, ndim=2)
     if W_QK.shape[0] != W_QK.shape[1] or W_QK.shape[0] < 2:
@@ -453,7 +453,7 @@ def attention_forward(W_QK, W_V, Y0) -> np.ndarray:
     >>> float(out[0, 1, 3]) == 4 * (1 * 2 + 2 * 3 + 3 * 4) / 3
     True
     """
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
     Y0 = check_array("Y0", Y0, ndim=(2, 3))
     if Y0.ndim == 2:
         Y0 = Y0[None]
@@ -486,7 +486,7 @@ def attention_predict(W_QK, W_V, Y) -> np.ndarray:
     >>> bool(np.allclose(attention_predict(W, V, Y), attention_forward(W, V, token_matrix(Y, 2))[:, 2, -1]))
     True
     """
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
     Y0 = token_matrix(Y, s)
     n = Y0.shape[2] - 1
     q = Y0[:, :, -1]                                                        # query column
@@ -497,8 +497,8 @@ def attention_predict(W_QK, W_V, Y) -> np.ndarray:
     return _finite_output(out, "the attention prediction", W_QK=1, W_V=1, Y=1)
 
 
-def _gram_query(Y, s):
-    # every caller passes Y = _check_Y(Y, s) (re-checking it would return it unchanged); s keeps its range check
+def gram_query(Y, s):
+    # every caller passes Y = check_series(Y, s) (re-checking it would return it unchanged); s keeps its range check
     Y0 = _token_matrix(Y, check_int("s", s, minimum=1, maximum=10_000))
     Z = Y0[:, :, :-1]
     G = np.einsum("bin,bjn->bij", Z, Z) / Z.shape[2]
@@ -513,9 +513,9 @@ def attention_loss_and_grad(W_QK, W_V, Y):
     :math:`\partial\hat y/\partial W_{QK} = (Gv)q^\top`, :math:`\partial\hat y/\partial v = GWq`,
     other rows of :math:`W_V` have zero gradient. Returns ``(loss, grad_QK, grad_V)``.
     """
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
-    Y = _check_Y(Y, s)
-    G, q = _gram_query(Y, s)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
+    Y = check_series(Y, s)
+    G, q = gram_query(Y, s)
     v = W_V[s]
     with np.errstate(over="ignore", invalid="ignore"):
         Wq = q @ W_QK.T                                   # (B, s+1)
@@ -543,7 +543,7 @@ def effective_coefficients(W_QK, W_V) -> np.ndarray:
     array([[0., 3.],
            [0., 0.]])
     """
-    W_QK, W_V, s = _check_weights(W_QK, W_V)
+    W_QK, W_V, s = check_weights(W_QK, W_V)
     v = W_V[s]
     W = W_QK[:, :s]
     outer = v[:, None, None] * W[None, :, :]                 # v_k W_lj

@@ -85,7 +85,7 @@ class LDSBatch:
         """One trajectory :math:`(y_1..y_T)` per system, shape (B, T)."""
         return simulate_lds(self, T, rng)
 
-def _check_systems(systems, name: str = "systems") -> "LDSBatch":
+def check_systems(systems, name: str = "systems") -> "LDSBatch":
     """``systems`` if it is an :class:`LDSBatch`; a clear error otherwise (a prior is not a batch of systems)."""
     if isinstance(systems, LDSBatch):
         return systems
@@ -154,7 +154,7 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     >>> bool(np.isclose(K[0, 0], a * a + 1) and np.isclose(K[0, 1], a * K[0, 0]))
     True
     """
-    systems = _check_systems(systems)
+    systems = check_systems(systems)
     T = _check_T(T)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
@@ -197,7 +197,7 @@ def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndar
 
     Random draws, in this order: the state noises (time-major, (T, B, d) standard normals), the
     initial states, the observation noises ((B, T))."""
-    systems = _check_systems(systems)
+    systems = check_systems(systems)
     T = _check_T(T)
     if not isinstance(rng, np.random.Generator):
         raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
@@ -476,7 +476,7 @@ def make_prior(setting: str, d: int = 5, a_max: float = 0.95, sigma0: float = 1.
     check_choice("setting", setting, tuple(SETTINGS))
     return SETTINGS[setting](d, a_max, sigma0, sigma_w, sigma_v)
 
-def _check_prior(prior):
+def check_prior(prior):
     if not isinstance(prior, _LDSPrior):
         raise ParameterTypeError(f"prior must be one of the LDS priors {sorted(c.__name__ for c in SETTINGS.values())}, "
                          f"got {type(prior).__name__}")

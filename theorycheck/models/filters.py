@@ -366,8 +366,8 @@ def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
     r"""MSE of the optimal (Kalman) predictor of :math:`y_T` from :math:`y_1..y_{T-1}` for each
     known system: :math:`c^\top P_{T|T-1}c+\sigma_v^2` (time-varying Riccati recursion from
     :math:`x_0\sim\mathcal N(0,\sigma_0^2I)`). Not halved."""
-    from .dynamics import MAX_T, _check_systems
-    systems = _check_systems(systems)
+    from .dynamics import MAX_T, check_systems
+    systems = check_systems(systems)
     T = check_int("T", T, minimum=1, maximum=MAX_T)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape
@@ -391,8 +391,8 @@ def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
     r"""MSE of the best linear predictor of :math:`y_T` from the last ``s`` observations for the
     known system, :math:`K_{TT}-k^\top K_{ss}^{-1}k` (exact from the autocovariance; ``s = T-1``
     equals the Kalman MSE)."""
-    from .dynamics import _check_systems
-    systems = _check_systems(systems)
+    from .dynamics import check_systems
+    systems = check_systems(systems)
     T = check_int("T", T, minimum=2)
     s = check_int("s", s, minimum=1, maximum=T - 1)
     K = lds_autocovariance(systems, T)
@@ -411,8 +411,8 @@ def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.
     r"""Spectral radius of :math:`A-Lc^\top` for the steady-state Kalman predictor gain
     :math:`L=AP c/(c^\top Pc+\sigma_v^2)` (Riccati iterated ``iters`` times): the rate in the
     Tsiamis–Pappas expansion of :math:`y_{t+1}` in past observations."""
-    from .dynamics import _check_systems
-    systems = _check_systems(systems)
+    from .dynamics import check_systems
+    systems = check_systems(systems)
     iters = check_int("iters", iters, minimum=1, maximum=10 ** 6)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
     B, d, _ = A.shape

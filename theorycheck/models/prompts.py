@@ -163,7 +163,7 @@ def _ar1_input_factor(L):
     return gaussian.psd_factor(check_psd("L", A)), None
 
 
-def _check_law(name, law, kinds):
+def check_law(name, law, kinds):
     """``None`` (Gaussian, the default fast path) or ``(kind, nu)`` with ``kind`` in ``kinds`` and ``nu`` in
     (2, inf] (Student t with ``nu`` degrees of freedom scaled to unit variance; ``inf`` = Gaussian drawn through
     the same code path, the coupled baseline of a stress path)."""
@@ -219,7 +219,7 @@ def draw_inputs(rng, shape, d, law=None, scale_rng=None):
     (2, 3, 4)
     """
     d = check_int("d", d, minimum=1)
-    law = _check_law("law", law, ("iid-t", "elliptical-t"))
+    law = check_law("law", law, ("iid-t", "elliptical-t"))
     shape = _check_shape(shape, "the input vectors")
     check_memory("d", d, 8.0 * d * float(np.prod(shape, dtype=float)), "the inputs")
     _check_rng("rng", rng)
@@ -237,7 +237,7 @@ def draw_inputs(rng, shape, d, law=None, scale_rng=None):
 def draw_noise(rng, shape, rho, law=None, scale_rng=None):
     r"""Label noise of variance ``rho``: Gaussian, or ``("t", nu)`` Student t with unit-variance scaling (the
     standard-normal part from ``rng``, the scales from ``scale_rng``, as in :func:`draw_inputs`)."""
-    law = _check_law("law", law, ("t",))
+    law = check_law("law", law, ("t",))
     rho = check_real("rho", rho, low=0.0, high=1e16)
     shape = _check_shape(shape, "the label noise")
     _check_rng("rng", rng)
@@ -309,8 +309,8 @@ def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048, inp
     rho = check_real("rho", rho, low=0.0, high=1e16)
     check_choice("method", method, ("projected", "direct"))
     chunk = check_int("chunk", chunk, minimum=1, maximum=MAX_COUNT)
-    input_law = _check_law("input_law", input_law, ("iid-t", "elliptical-t"))
-    noise_law = _check_law("noise_law", noise_law, ("t",))
+    input_law = check_law("input_law", input_law, ("iid-t", "elliptical-t"))
+    noise_law = check_law("noise_law", noise_law, ("t",))
     if not isinstance(rng, np.random.Generator):
         raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     if input_law is not None and method != "direct":

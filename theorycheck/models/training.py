@@ -14,7 +14,7 @@ import numpy as np
 
 from ..validate import MAX_COUNT, ParameterTypeError, check_choice, check_int, check_memory, check_real
 from .attention import attention_loss_and_grad
-from .dynamics import _check_prior
+from .dynamics import check_prior
 
 __all__ = ["TrainResult", "train_linear_attention"]
 
@@ -48,7 +48,7 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     """
     T = check_int("T", T, minimum=4, maximum=400)
     s = check_int("s", s, minimum=1, maximum=T - 3)
-    prior = _check_prior(prior)
+    prior = check_prior(prior)
     steps = check_int("steps", steps, minimum=1, maximum=MAX_COUNT)
     batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
     check_memory("batch", batch, 8.0 * batch * (T * (2 * prior.d + 4 * (s + 1)) + 3 * prior.d * prior.d),

@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from .. import memo
+
 __all__ = ["Patcher", "clear_caches"]
 
 
@@ -84,8 +86,10 @@ class Patcher:
 
 
 def clear_caches() -> None:
-    """Clear every ``functools.lru_cache``/``cache`` found at module or class level in theorycheck,
-    and every private module-level memo ``dict`` whose name contains ``CACHE``."""
+    """Empty every registered memo (:func:`theorycheck.memo.clear_all`: the one memo facility) — and, while code
+    still holds them, every ``functools.lru_cache`` and every private module-level memo ``dict`` named ``*CACHE*``
+    in theorycheck (the old ways, being retired)."""
+    memo.clear_all()
     for modname, mod in list(sys.modules.items()):
         if mod is None or not modname.startswith("theorycheck"):
             continue
@@ -105,5 +109,3 @@ def _clear(obj) -> None:
             f()
         except TypeError:  # pragma: no cover
             pass
-
-

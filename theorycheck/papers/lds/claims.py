@@ -308,7 +308,7 @@ def thm41_global_optimum(ctx):
     rng = _rng(ctx, "global-optimum-selfcheck")
     W, V = rng.standard_normal((2, 2, 2))
     Y = prior("a").sample(rng, 50).simulate(T, rng)
-    G, q = lds._gram_query(Y, 1)
+    G, q = lds.gram_query(Y, 1)
     C = lds.effective_coefficients(W, V)
     yield selfcheck.identity("forward pass = Σ C_kl G_kl q (effective coefficients)",
                              lds.attention_predict(W, V, Y), np.einsum("kl,bkl,b->b", C[:, :, 0], G, q[:, 0]),

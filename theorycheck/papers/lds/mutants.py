@@ -57,7 +57,7 @@ def _no_symmetrisation(p):
     from ...models import attention as A
 
     def effective_coefficients(W_QK, W_V):
-        W_QK, W_V, s = A._check_weights(W_QK, W_V)
+        W_QK, W_V, s = A.check_weights(W_QK, W_V)
         C = W_V[s][:, None, None] * W_QK[:, :s][None, :, :]           # BUG: v_l W_kj term dropped
         return C * np.triu(np.ones((s + 1, s + 1)))[:, :, None]
     p.replace(L, "effective_coefficients", effective_coefficients)
@@ -67,7 +67,7 @@ def _gd_no_normalisation(p):
     from ... import lds as L
 
     def ar_gd_step_prediction(Y, s, eta):
-        G, q = L._gram_query(Y, s)
+        G, q = L.gram_query(Y, s)
         n = Y.shape[1] - s - 1
         return np.einsum("bi,bi->b", eta * n * G[:, :s, s], q[:, :s])      # BUG: sum instead of mean
     p.replace(L, "ar_gd_step_prediction", ar_gd_step_prediction)
