@@ -312,3 +312,26 @@ def test_inequality_undecided_by_the_sizes_is_inconclusive():
     led.claims.append(c)
     finalize(led)
     assert c.verdict == INCONCLUSIVE and "window of 100 steps < 400" in s.reason
+
+
+def test_every_table_of_rules_is_derived_from_the_registry():
+    """A rule lives in one module (decide, explain, calibration cases, fuzz baselines); RULES, the schema's enum,
+    the explanation dispatch, the calibration table, the reliability baselines and the README follow the registry."""
+    from pathlib import Path
+    from theorycheck.reliability import verdicts as rel
+    from theorycheck.verdicts import calibration, schema
+    from theorycheck.verdicts.rules import RULES, registry
+    names = registry.names()
+    assert list(RULES) == names and len(names) == 13
+    assert schema.schema()["$defs"]["subclaim"]["properties"]["rule"]["enum"] == names
+    assert set(calibration.CASES) == {c for r in registry.REGISTRY.values() for c in r.calibration}
+    fuzzed = {b.fn for b in rel.BASELINES}
+    for r in registry.REGISTRY.values():
+        assert f"{r.module}.{r.function.__name__}" in fuzzed, r.name
+        assert r.explain.__module__ == r.module and r.hypothesis
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    if readme.exists():
+        text = readme.read_text(encoding="utf-8")
+        assert all(f"`{n}`" in text for n in names), [n for n in names if f"`{n}`" not in text]
+    with pytest.raises(ValueError, match="rule must be one of"):
+        registry.get("no such rule")

@@ -20,7 +20,7 @@ def write_selftest(out: Path, keys, quiet: bool = True, jobs: int = 2) -> dict:
     """Mutants (``selftest.md``), rule calibration (``calibration.md``) and API reliability (``reliability.md``)."""
     from ..report.common import write_if_changed
     from ..reliability import fuzz, write_reliability
-    from ..verdicts.calibration import write_calibration
+    from .calibration import write_calibration
     from . import engines
     cal = write_calibration(out)
     rel = fuzz(jobs=jobs)

@@ -19,17 +19,17 @@ r"""From sub-claims to a claim's verdict: the decision, the aggregation rule, th
    the verdict of each reading.
 4. **Withholding.** A claim that raised an error, or whose self-check failed, gets no verdict
    (``withheld``); the run fails.
-5. **Explanations** (:func:`explain`): every sentence of a finding is generated here from the
-   numbers that decided it.
+5. **Explanations** (:func:`explain`): every sentence of a finding is generated from the numbers that
+   decided it — the rule's own ``explain`` (:mod:`theorycheck.verdicts.rules.registry`) writes the body, this
+   module the scope and the conclusion.
 """
 from __future__ import annotations
-
-import math
 
 from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED,
                       Claim, Ledger)
 from .multiplicity import holm
-from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA
+from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA, registry
+from .text import chosen_text, fmt
 
 __all__ = ["decide", "aggregate", "finalize", "explain", "PRECEDENCE", "AGGREGATION", "fmt"]
 
@@ -37,28 +37,6 @@ PRECEDENCE = (INCONSISTENT, REFUTED, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIE
 AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent > refuted > not reproduced > "
                "inconclusive > underspecified > confirmed held by any sub-claim; with readings, each reading is "
                "aggregated alone and disagreeing readings make the claim inconclusive")
-
-
-def fmt(x, digits: int = 4) -> str:
-    """Numbers for sentences: 4 significant digits, p-values in scientific notation when small.
-
-    >>> fmt(0.000012345), fmt(12.3456), fmt(None), fmt(3)
-    ('1.234e-05', '12.35', 'n/a', '3')
-    """
-    if x is None:
-        return "n/a"
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, int):
-        return str(x)
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
-        return f"{x:.{digits - 1}e}"
-    return f"{x:.{digits}g}"
 
 
 # --------------------------------------------------------------------------- decision
@@ -138,28 +116,13 @@ def aggregate(claim: Claim) -> str:
 
 
 # --------------------------------------------------------------------------- explanations
-def _est(sc, digits: int = 4) -> str:
-    ci = "" if sc.ci is None or sc.ci[0] == sc.ci[1] else \
-        f", 95% CI [{fmt(sc.ci[0], digits)}, {fmt(sc.ci[1], digits)}]"
-    dfs = "" if sc.df is None else f", df = {fmt(sc.df, 3)}"
-    n = "" if sc.n is None else f"n = {sc.n}"
-    inner = ", ".join(x for x in (n,) if x) + dfs
-    return f"{fmt(sc.estimate, digits)}{ci}" + (f" ({inner.lstrip(', ')})" if inner.strip(", ") else "")
-
-
-def _p(sc) -> str:
-    p, q = sc.p_value, sc.p_adjusted or sc.p_value
-    return (f"p(for) = {fmt(p['for'])} (Holm {fmt(q['for'])}), p(against) = {fmt(p['against'])} "
-            f"(Holm {fmt(q['against'])})")
-
-
 def _conclusion(sc, alpha) -> str:
     v = sc.verdict
     if not sc.statistical and v == INCONCLUSIVE and sc.details.get("undecided"):
         return f" → inconclusive: {sc.details['undecided']}."
     if not sc.statistical:
         tail = {CONFIRMED: "confirmed", REFUTED: "refuted", INCONSISTENT: "inconsistent",
-                NOT_REPRODUCED: "not reproduced under the toolkit's choices " + _chosen(sc),
+                NOT_REPRODUCED: "not reproduced under the toolkit's choices " + chosen_text(sc),
                 UNDERSPECIFIED: "underspecified"}.get(v, v)
         return f" → {tail}."
     q = sc.p_adjusted or sc.p_value
@@ -169,83 +132,18 @@ def _conclusion(sc, alpha) -> str:
         return f" → refuted (adjusted p(against) {fmt(q['against'])} < α = {alpha})."
     if v == NOT_REPRODUCED:
         return (f" → not reproduced (adjusted p(against) {fmt(q['against'])} < α = {alpha}) under the toolkit's "
-                f"choices {_chosen(sc)}; the source does not state them, so this cannot refute.")
+                f"choices {chosen_text(sc)}; the source does not state them, so this cannot refute.")
     pw = sc.details.get("power")
     extra = f"; power to confirm at zero difference {fmt(pw, 2)}" if pw is not None else ""
     return f" → inconclusive (neither adjusted p below α = {alpha}{extra})."
 
 
-def _chosen(sc) -> str:
-    return "(" + ", ".join(f"{k} = {v}" for k, v in sc.chosen.items()) + ")" if sc.chosen else "(none)"
-
-
 def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
     """The generated sentence for a decided sub-claim (every number comes from its fields)."""
-    r, d = sc.rule, sc.details
-    if r == "identity":
-        if d.get("method") == "sympy.simplify":
-            body = f"SymPy: simplify(lhs − rhs) = {d.get('simplified_difference')}"
-        else:
-            body = f"max |lhs − rhs| = {fmt(sc.statistic)} against the numerical tolerance {fmt(sc.margin)}"
-    elif r == "inequality":
-        v = d.get("violations", 0)
-        body = ((f"holds at all {d['points']} point(s)" if not v else f"fails at {v} of {d['points']} point(s)") +
-                f" (smallest slack {fmt(sc.statistic)}: {fmt(sc.estimate)} {d['op']} {fmt(sc.target)})")
-    elif r == "search":
-        body = (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" +
-                ("" if d.get("found") else " — a finite search cannot prove that none exists"))
-    elif r == "consistency":
-        body = (f"{d.get('a_label')} = {fmt(sc.estimate)}, {d.get('b_label')} = {fmt(sc.target)}; "
-                f"|difference| = {fmt(sc.statistic)} against tolerance {fmt(sc.margin)}")
-    elif r == "underspecified":
-        body = "cannot be attempted: the source does not give " + "; ".join(sc.missing)
-    elif r in ("agreement", "equivalence", "reproduction"):
-        tgt = d.get("stated") or fmt(sc.target)
-        # show the estimate to (at least) the precision at which it is compared
-        prec = 4
-        if d.get("stated"):
-            digits = sum(ch.isdigit() for ch in str(d["stated"]).lstrip("≈~-−0.").split("e")[0])
-            prec = min(12, max(4, digits + 2))
-        what = {"agreement": "exact value", "equivalence": "target", "reproduction": "stated value"}[r]
-        mtxt = f"±{fmt(sc.margin)}"
-        if r == "reproduction":
-            mtxt += f" (printed digits {fmt(d.get('printed_tolerance'))} + model margin {fmt(d.get('model_margin'))})"
-        if sc.statistical:
-            body = f"estimate {_est(sc, prec)} vs {what} {tgt}, margin {mtxt}; {_p(sc)}"
-        else:
-            body = f"exact value {fmt(sc.estimate, prec)} vs {what} {tgt}, margin {mtxt}"
-    elif r == "difference":
-        if sc.statistical:
-            body = f"estimate {_est(sc)} vs {fmt(sc.target)} (equivalence margin ±{fmt(sc.margin)}); {_p(sc)}"
-        else:
-            body = f"exact value {fmt(sc.estimate)} vs {fmt(sc.target)}"
-    elif r == "superiority":
-        if sc.statistical:
-            body = f"difference {_est(sc)} against margin {fmt(sc.margin)}; {_p(sc)}"
-        else:
-            body = f"exact difference {fmt(sc.estimate)} against margin {fmt(sc.margin)}"
-    elif r == "joint agreement":
-        body = (f"{d.get('components')} components, {d.get('law')}: T² = {fmt(sc.statistic)} (largest |t| of a "
-                f"component {fmt(d.get('max_abs_component_t'))}), margin ±{fmt(sc.margin)}; {_p(sc)}")
-    elif r == "asymptotic":
-        laws = "; ".join(
-            f"{name}: intercept {fmt(v['intercept'])} ± {fmt(v['intercept_se'])} "
-            f"(GOF p {fmt(v['p_gof'])}{'' if v['accepted'] else ', law rejected'}, t = {fmt(v['t'], 3)}"
-            + ("" if v.get("df") is None else f", df = {fmt(v['df'], 3)}") + ")"
-            for name, v in d.get("laws", {}).items())
-        body = (f"extrapolation {d.get('size_name', 'd')} → ∞ over {d.get('size_name', 'd')} ∈ "
-                f"{[int(x) if float(x).is_integer() else x for x in d.get('sizes', [])]}: {laws}; limit {fmt(sc.target)}, "
-                f"margin ±{fmt(sc.margin)}; {_p(sc)}")
-    elif r == "shape":
-        if sc.statistical:
-            body = f"{d.get('shape')} on {sc.n} points (noisy): {_p(sc)}"
-        else:
-            body = (f"{d.get('shape')} on the exact grid of {sc.n} points: "
-                    f"{'holds' if sc.verdict == CONFIRMED else 'does not hold'} "
-                    f"(argmin {d.get('argmin')}, argmax {d.get('argmax')}, {d.get('n_sign_changes')} sign change(s) "
-                    "of the differences)")
-    else:
-        body = f"rule {r}"
+    try:
+        body = registry.get(sc.rule).explain(sc)
+    except ValueError:                       # a rule that is not registered (a results.json of another version)
+        body = f"rule {sc.rule}"
     scope = f" [scope: {sc.scope}]" if sc.scope else ""
     return body + scope + _conclusion(sc, alpha)
 

@@ -8,19 +8,30 @@ True
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from importlib import resources
+
+from ..memo import Memo, key
+from .rules import registry
 
 __all__ = ["SCHEMA_VERSION", "schema", "validate_results"]
 
 SCHEMA_VERSION = "2.0.0"
 
 
-@lru_cache(maxsize=1)
 def schema() -> dict:
-    """The schema (``theorycheck/verdicts/results.schema.json``)."""
+    """The schema (``theorycheck/verdicts/results.schema.json``), with the enum of rule names filled from the rule
+    registry (:mod:`theorycheck.verdicts.rules.registry`: a rule added there is a valid ``rule`` here)."""
+    return _SCHEMA.get_or_compute(key(tuple(registry.names())), _load)
+
+
+def _load() -> dict:
     text = resources.files("theorycheck.verdicts").joinpath("results.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    doc = json.loads(text)
+    doc["$defs"]["subclaim"]["properties"]["rule"] = {"enum": registry.names()}
+    return doc
+
+
+_SCHEMA = Memo("verdicts.schema", maxsize=2)
 
 
 def validate_results(data: dict) -> None:

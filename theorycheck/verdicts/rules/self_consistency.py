@@ -1,0 +1,41 @@
+"""Rule ``consistency``: two statements of the source about the same quantity (consistent or inconsistent)."""
+from __future__ import annotations
+
+
+
+from ...claims import INCONSISTENT, SubClaim
+from ...validate import check_real, check_str
+from ..text import fmt
+from .common import (common_kwargs, decide_exactly)
+from .registry import Rule, register
+
+
+def consistency(statement: str, a, b, *, atol: float = 0.0, rtol: float = 1e-9, a_label: str = "first",
+                b_label: str = "second", **kw) -> SubClaim:
+    """Two statements of the source about the same quantity: consistent or ``inconsistent``.
+
+    Hypothesis: the values ``a`` (what the source says in one place) and ``b`` (in another place,
+    or what its own definitions give) agree within ``atol + rtol |b|``. Confirmed (consistent) if
+    they do; ``inconsistent`` otherwise — the source contradicts itself. Deterministic.
+
+    >>> consistency("legend noise = caption formula", 0.447, 1.447, atol=5e-4).verdict
+    'inconsistent'
+    """
+    c = common_kwargs(kw)
+    statement = check_str("statement", statement)
+    a, b = check_real("a", a), check_real("b", b)
+    atol, rtol = check_real("atol", atol, low=0.0), check_real("rtol", rtol, low=0.0)
+    tol = atol + rtol * abs(b)
+    c["details"].update({"a_label": a_label, "b_label": b_label})
+    sc = SubClaim(statement, "consistency", statistic=abs(a - b), statistic_name="|a - b|", margin=tol,
+                  estimate=a, target=b, **c)
+    return decide_exactly(sc, abs(a - b) <= tol, bad=INCONSISTENT)
+
+
+def explain(sc) -> str:
+    d = sc.details
+    return (f"{d.get('a_label')} = {fmt(sc.estimate)}, {d.get('b_label')} = {fmt(sc.target)}; "
+            f"|difference| = {fmt(sc.statistic)} against tolerance {fmt(sc.margin)}")
+
+
+RULE = register(Rule("consistency", consistency, explain, fuzz=(dict(kwargs=dict(statement="s", a=1.0, b=1.0)),)))

@@ -1,0 +1,50 @@
+"""Rule ``difference``: "A differs from B", a two-sided test (confirms) or equivalence within a margin (refutes)."""
+from __future__ import annotations
+
+
+
+from ...claims import SubClaim
+from ...validate import check_real, check_str
+from ..estimate import Estimate, as_estimate
+from ..text import estimate_text, fmt, p_text
+from .common import (check_scale, common_kwargs, decide_exactly, scaled_margin, sf, statistical_subclaim, tost_p)
+from .registry import Rule, register
+
+
+def difference(statement: str, estimate, target: float = 0.0, *, margin: float, **kw) -> SubClaim:
+    r""""A differs from B" / "X is not Y": the estimated quantity differs from ``target`` (e.g. a paired
+    difference from 0).
+
+    Hypotheses: *for* — point null :math:`\mu = \text{target}` (two-sided t; rejecting it confirms a
+    difference); *against* — TOST of :math:`|\mu-\text{target}| \ge m` (rejecting it shows the two are
+    equal within the declared margin ``m``, which refutes "they differ"). Student t with the estimate's df.
+
+    >>> from theorycheck.verdicts.estimate import Estimate
+    >>> s = difference("teacher ≠ surrogate at d = 16", Estimate(0.05, 0.01, 8, 7), margin=0.01)
+    >>> s.p_value["for"] < 0.01, s.p_value["against"] > 0.5
+    (True, True)
+    """
+    c = common_kwargs(kw)
+    statement = check_str("statement", statement)
+    est = as_estimate(estimate, "estimate")
+    target = check_real("target", target)
+    m = scaled_margin("margin", margin, target, False)
+    check_scale(target=target, margin=m, estimate=abs(est.mean) + est.se)
+    diff = est.mean - target
+    if est.se == 0:
+        sc = SubClaim(statement, "difference", estimate=est.mean, target=target, margin=m,
+                      statistic=abs(diff), statistic_name="|estimate - target| (exact)", **c)
+        return decide_exactly(sc, diff != 0)
+    t = diff / est.se
+    return statistical_subclaim(statement, "difference", est, min(1.0, 2 * sf(abs(t), est.df)), tost_p(diff, est.se, m, est.df),
+                        target=target, margin=m, statistic=t, statistic_name="t", **c)
+
+
+def explain(sc) -> str:
+    if sc.statistical:
+        return f"estimate {estimate_text(sc)} vs {fmt(sc.target)} (equivalence margin ±{fmt(sc.margin)}); {p_text(sc)}"
+    return f"exact value {fmt(sc.estimate)} vs {fmt(sc.target)}"
+
+
+RULE = register(Rule("difference", difference, explain, fuzz=(
+    dict(kwargs=dict(statement="s", estimate=Estimate(1.0, 0.1, 50, 49), target=0.0, margin=0.1)),)))

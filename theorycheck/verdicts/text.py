@@ -1,0 +1,75 @@
+"""The words of a finding: numbers for sentences and the recurring phrases every rule's explanation uses.
+
+Every sentence of a finding is generated from the numbers that decided it (:func:`theorycheck.verdicts.aggregate.
+explain` and each rule's own ``explain``); this module only formats them.
+
+>>> fmt(0.000012345), fmt(12.3456), fmt(None), fmt(3)
+('1.234e-05', '12.35', 'n/a', '3')
+"""
+from __future__ import annotations
+
+import math
+
+__all__ = ["fmt", "estimate_text", "p_text", "chosen_text", "value_comparison_text"]
+
+
+def fmt(x, digits: int = 4) -> str:
+    """Numbers for sentences: 4 significant digits, p-values in scientific notation when small.
+
+    >>> fmt(0.000012345), fmt(12.3456), fmt(None), fmt(3)
+    ('1.234e-05', '12.35', 'n/a', '3')
+    """
+    if x is None:
+        return "n/a"
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int):
+        return str(x)
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
+        return f"{x:.{digits - 1}e}"
+    return f"{x:.{digits}g}"
+
+
+def estimate_text(sc, digits: int = 4) -> str:
+    """``estimate, 95% CI [lo, hi] (n = …, df = …)`` of a sub-claim."""
+    ci = "" if sc.ci is None or sc.ci[0] == sc.ci[1] else \
+        f", 95% CI [{fmt(sc.ci[0], digits)}, {fmt(sc.ci[1], digits)}]"
+    dfs = "" if sc.df is None else f", df = {fmt(sc.df, 3)}"
+    n = "" if sc.n is None else f"n = {sc.n}"
+    inner = ", ".join(x for x in (n,) if x) + dfs
+    return f"{fmt(sc.estimate, digits)}{ci}" + (f" ({inner.lstrip(', ')})" if inner.strip(", ") else "")
+
+
+def p_text(sc) -> str:
+    """Both raw p-values of a statistical sub-claim with their Holm-adjusted values."""
+    p, q = sc.p_value, sc.p_adjusted or sc.p_value
+    return (f"p(for) = {fmt(p['for'])} (Holm {fmt(q['for'])}), p(against) = {fmt(p['against'])} "
+            f"(Holm {fmt(q['against'])})")
+
+
+def chosen_text(sc) -> str:
+    """``(name = value, …)`` of the toolkit's choices of a sub-claim, or ``(none)``."""
+    return "(" + ", ".join(f"{k} = {v}" for k, v in sc.chosen.items()) + ")" if sc.chosen else "(none)"
+
+
+def value_comparison_text(sc, what: str) -> str:
+    """An estimate (or exact value) against a stated value within a margin: the body shared by agreement,
+    equivalence and reproduction (``what``: "exact value", "target", "stated value")."""
+    d = sc.details
+    tgt = d.get("stated") or fmt(sc.target)
+    # show the estimate to (at least) the precision at which it is compared
+    prec = 4
+    if d.get("stated"):
+        digits = sum(ch.isdigit() for ch in str(d["stated"]).lstrip("≈~-−0.").split("e")[0])
+        prec = min(12, max(4, digits + 2))
+    mtxt = f"±{fmt(sc.margin)}"
+    if sc.rule == "reproduction":
+        mtxt += f" (printed digits {fmt(d.get('printed_tolerance'))} + model margin {fmt(d.get('model_margin'))})"
+    if sc.statistical:
+        return f"estimate {estimate_text(sc, prec)} vs {what} {tgt}, margin {mtxt}; {p_text(sc)}"
+    return f"exact value {fmt(sc.estimate, prec)} vs {what} {tgt}, margin {mtxt}"
