@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .claims import CONFIRMED, NOT_REPRODUCED, REFUTED, slugify
+from .figures import new_figure
 from .verdicts.aggregate import decide, explain
 from .verdicts.multiplicity import holm
 from .verdicts.rules import FAMILY_ALPHA
@@ -105,7 +106,6 @@ def path_figure(claim_id: str, result: dict):
     xs = [v for v, p in zip(result["values"], pts) if p.get("estimate") is not None and p.get("target") is not None]
     if len(xs) < 2 or not all(isinstance(x, (int, float)) for x in xs):
         return None
-    from .figures import new_figure
     rows = [p for p in pts if p.get("estimate") is not None and p.get("target") is not None]
     err = [p["estimate"] - p["target"] for p in rows]
     lo = [(p["ci"][0] - p["target"]) if p.get("ci") else e for p, e in zip(rows, err)]

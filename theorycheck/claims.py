@@ -42,7 +42,9 @@ import dataclasses
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -100,16 +102,13 @@ def clean_evidence(obj: Any) -> Any:
         return obj
     if dataclasses.is_dataclass(obj) and hasattr(obj, "as_dict"):
         return clean_evidence(obj.as_dict())
-    try:  # sympy numbers and similar
-        import sympy
-        if isinstance(obj, sympy.Basic):
-            if obj.is_Integer:
-                return int(obj)
-            if obj.is_number:
-                return {"exact": str(obj), "value": _round(float(obj.evalf(30)))}
-            return str(obj)
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")         # a SymPy object exists only if SymPy was imported by its maker
+    if sympy is not None and isinstance(obj, sympy.Basic):
+        if obj.is_Integer:
+            return int(obj)
+        if obj.is_number:
+            return {"exact": str(obj), "value": _round(float(obj.evalf(30)))}
+        return str(obj)
     try:
         return _round(float(obj))
     except (TypeError, ValueError):
@@ -417,7 +416,6 @@ class Ledger:
 
 def load_results(path) -> dict:
     """Read ``results.json`` → ``{key: Ledger}`` (empty dict if the file does not exist)."""
-    from pathlib import Path
     p = Path(path)
     if not p.exists():
         return {}

@@ -15,9 +15,11 @@ True
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .figures import render_figure
 from .validate import check_choice, check_int
 
 __all__ = ["RunContext", "DEFAULT_SEED", "MODES"]
@@ -64,8 +66,6 @@ class RunContext:
 
         The caption states what is plotted, the setting and the sample size.
         """
-        from .figures import render_figure
-        import re
         if not isinstance(stem, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", stem):
             raise ValueError(f"stem must be a non-empty ASCII file stem of letters, digits, '_', '.', '-' (LaTeX "
                              f"cannot include other names; figures.figure_stem makes one from any text), got {stem!r}")

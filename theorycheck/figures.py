@@ -5,6 +5,9 @@ seed gives byte-identical figures.
 """
 from __future__ import annotations
 
+import hashlib
+import io
+import re
 from pathlib import Path
 
 import matplotlib
@@ -33,15 +36,12 @@ def figure_stem(prefix: str, text: str, limit: int = 60) -> str:
     >>> figure_stem("assume", "000-thm1: Gaussian inputs x ~ N(0, Λ)")
     'assume_000_thm1_Gaussian_inputs_x_N_0_f718fb68'
     """
-    import hashlib
-    import re
     readable = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9]", "_", text)).strip("_")[:limit].rstrip("_")
     return f"{prefix}_{readable}_{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
 
 
 def render_figure(fig) -> tuple[bytes, bytes]:
     """``(png_bytes, pdf_bytes)`` of ``fig`` without run-dependent metadata; closes the figure."""
-    import io
     fig.tight_layout()
     png, pdf = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png", metadata={"Software": None})

@@ -48,7 +48,6 @@ Example
 """
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 from typing import Callable, Sequence
@@ -57,6 +56,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from .memo import Memo, key, memoize
 from .validate import ParameterTypeError, check_int
 
 __all__ = ["hermite_h", "hermite_coefficients", "gaussian_expectation", "stein_check",
@@ -313,7 +313,7 @@ def _clean(r: sp.Basic):
     return r
 
 
-@functools.lru_cache(maxsize=1024)
+@memoize("hermite.parity", maxsize=1024)
 def _parity(expr: sp.Basic, x: sp.Symbol) -> int:
     """+1 even, -1 odd, 0 neither (decided symbolically; 0 if undecided). Memoised (a deterministic function of
     immutable SymPy arguments, asked again for each ``m_max``/``dps`` of the same expression)."""
@@ -341,21 +341,21 @@ def _is_zero(d: sp.Basic, xr: sp.Symbol) -> bool:
     return sp.simplify(d) == 0
 
 
-@functools.lru_cache(maxsize=64)
+@memoize("hermite.gauss_moment", maxsize=64)
 def _gauss_moment(n: int):
     r""":math:`\mathbb E[g^n]=\int x^n\varphi(x)\,dx` integrated by SymPy (memoised)."""
     xr = sp.Symbol("_t", real=True)
     return sp.integrate(xr ** n * sp.exp(-xr ** 2 / 2) / sp.sqrt(2 * sp.pi), (xr, -sp.oo, sp.oo))
 
 
-@functools.lru_cache(maxsize=1024)
+@memoize("hermite.smooth_integral", maxsize=1024)
 def _smooth_integral(dm: sp.Basic, xr: sp.Symbol):
     r"""SymPy's :math:`\int dm(x)\varphi(x)\,dx` over the real line (memoised by integrand: successive
     derivatives repeat, e.g. :math:`\pm\cos` for every odd order of :math:`\sin`)."""
     return sp.integrate(dm * sp.exp(-xr ** 2 / 2) / sp.sqrt(2 * sp.pi), (xr, -sp.oo, sp.oo))
 
 
-@functools.lru_cache(maxsize=1024)
+@memoize("hermite.exact_coeff", maxsize=1024)
 def _exact_coeff(expr, x, m, kind):
     """Exact :math:`a_m` of ``expr`` (SymPy) or None; memoised (independent of the quadrature precision, so a
     coefficient asked for at several ``dps`` or ``m_max`` is integrated once)."""
@@ -395,20 +395,20 @@ def _sympy_constant(f: sp.Basic):
 #: the longest coefficient tuple computed so far by (f, dps, breakpoints, exact): the coefficients for a smaller
 #: ``m_max`` are its prefix (each a_m is a deterministic function of (f, m, dps, breakpoints, exact); the only
 #: m_max-dependent step, the tail check of f^2 phi x^(2 m_max), is weaker for a smaller m_max)
-_PREFIX_CACHE: dict = {}
+_PREFIX = Memo("hermite.coefficient_prefix", maxsize=512)
 
 
-@functools.lru_cache(maxsize=512)
+@memoize("hermite.sympy_coefficients", maxsize=512)
 def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bool) -> tuple:
     """:func:`hermite_coefficients` of a SymPy expression (validated arguments). Memoised: the result is a
     deterministic function of the arguments (SymPy expressions are immutable), and derivations ask for the
     same coefficients several times (tables, Stein checks, the seed's numbers); a request for fewer coefficients
-    than an earlier one (same f, dps, breakpoints, exact) is answered from ``_PREFIX_CACHE``."""
+    than an earlier one (same f, dps, breakpoints, exact) is answered from the prefix memo."""
     x = _symbol_of(f)
     c = _sympy_constant(f)          # validates f (real, finite)
     if x is None:
         return (c,) + (sp.Integer(0),) * m_max
-    longer = _PREFIX_CACHE.get((f, dps, bps, exact))
+    longer = _PREFIX.get(key(f, dps, bps, exact))
     if longer is not None and len(longer) > m_max:
         return longer[:m_max + 1]
     bps = list(bps)
@@ -437,9 +437,9 @@ def _sympy_coefficients(f: sp.Basic, m_max: int, dps: int, bps: tuple, exact: bo
                 checked = True
             out[m] = _numeric_coeff(fun, m, dps, [0.0] + bps + kinks, nodes)
     out = tuple(out)
-    key = (f, dps, tuple(bps), exact)
-    if len(_PREFIX_CACHE.get(key, ())) < len(out):
-        _PREFIX_CACHE[key] = out
+    k = key(f, dps, tuple(bps), exact)
+    if len(_PREFIX.get(k) or ()) < len(out):
+        _PREFIX.put(k, out)
     return out
 
 
@@ -517,10 +517,10 @@ def _numeric_coeff(fun, m, dps, points, nodes: dict | None = None):
         prec = mpmath.mp.prec
 
         def integrand(t):
-            key = (t, prec)
-            fe = nodes.get(key)
+            node_key = (t, prec)
+            fe = nodes.get(node_key)
             if fe is None:
-                fe = nodes[key] = (_evaluate(fun, t), mpmath.exp(-t * t / 2))
+                fe = nodes[node_key] = (_evaluate(fun, t), mpmath.exp(-t * t / 2))
             return fe[0] * hermite_h(m, t) * fe[1] * c
 
         val = _quad(integrand, points, dps)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
@@ -45,7 +46,6 @@ _MISSING = object()
 
 
 def _sympy_basic():
-    import sys
     sp = sys.modules.get("sympy")
     return sp.Basic if sp is not None else None
 

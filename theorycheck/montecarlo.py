@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from .validate import MAX_COUNT, ParameterTypeError, check_callable, check_int, check_real, check_str
+from .validate import MAX_COUNT, ParameterTypeError, check_array, check_callable, check_int, check_real, check_str
 
 __all__ = ["MeanEstimate", "RunningMean", "Comparison", "mean", "ratio", "compare",
            "rngs", "Progress", "from_samples"]
@@ -82,9 +82,7 @@ class RunningMean:
 
     def update(self, samples) -> None:
         """Merge a batch (first axis = sample; a scalar is one sample) into the running mean and variance."""
-        from .validate import check_array
         if samples is None:
-            from .validate import ParameterTypeError
             raise ParameterTypeError("samples must be a numeric array, got None")
         x = check_array("samples", samples, finite=False)
         if x.ndim == 0:

@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import optimize
 
-from .validate import ParameterTypeError, check_int, check_real, check_str
+from .validate import ParameterTypeError, check_callable, check_int, check_real, check_str
 from .verdicts.estimate import as_estimate
 from .verdicts.rules import printed_tolerance
 
@@ -162,19 +162,9 @@ def _objective(rows) -> float:
     return float(out)
 
 
-def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], targets: Sequence[Target], *,
-              budget: int = 300, seed: int = 0, fixed: dict | None = None, label: str = "",
-              verify_seed: int | None = None) -> Reconciliation:
-    """Search the free parameters for a setting reproducing every target jointly (see the module docstring).
-
-    ``model(params, seed)`` returns ``{target name: Estimate | MeanEstimate | number}``; ``params`` holds
-    the free parameters (discrete ones as their chosen value) and ``fixed``; ``label`` names the search in the
-    report (several searches of one claim); ``verify_seed`` (default ``seed + 1``) is the fresh seed of the
-    out-of-sample check of the best setting.
-    """
+def _check_search(model, free, targets, budget, seed, label) -> tuple[int, int]:
     if not isinstance(label, str):
         raise ParameterTypeError(f"label must be a string, got {type(label).__name__}")
-    from .validate import check_callable
     check_callable("model", model)
     budget = check_int("budget", budget, minimum=10, maximum=10 ** 7)
     seed = check_int("seed", seed, minimum=0, maximum=2 ** 32 - 1)
@@ -189,6 +179,75 @@ def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], tar
     names = [p.name for p in free]
     if len(set(names)) != len(names):
         raise ValueError("free parameter names must be distinct")
+    return budget, seed
+
+
+def _global_search(f, cont, disc, bounds, budget, seed) -> str:
+    """Differential evolution over the box (a grid when every parameter is discrete); returns the method."""
+    method = "grid over the discrete choices"
+    # one evaluation at the centre first: a model that does not return every target fails here, clearly
+    if cont:
+        f(np.array([(lo + hi) / 2 for lo, hi in bounds[:len(cont)]] + [0.0] * len(disc)))
+    try:
+        if not cont:
+            for combo in itertools.product(*[range(len(p.choices)) for p in disc]):
+                f(np.array(combo, dtype=float))
+        else:
+            popsize = max(5, min(15, budget // (20 * max(1, len(bounds)))))
+            integrality = [False] * len(cont) + [True] * len(disc)
+            method = "differential evolution"
+            optimize.differential_evolution(f, bounds, seed=seed, popsize=popsize, maxiter=10 ** 6, tol=1e-10,
+                                            polish=False, integrality=integrality, updating="immediate")
+    except BudgetExhausted:
+        pass
+    return method
+
+
+def _refine(f, cont, disc, bounds, best, remaining) -> str:
+    """Powell refinement of the continuous parameters from the best setting (the discrete ones fixed)."""
+    x0 = np.array([(math.log10(best["params"][p.name]) if p.log else best["params"][p.name]) for p in cont])
+    dfix = {p.name: best["params"][p.name] for p in disc}
+
+    def g(xc):
+        return f(np.concatenate([xc, [p.choices.index(dfix[p.name]) for p in disc]]))
+    try:
+        optimize.minimize(g, x0, method="Powell", bounds=bounds[:len(cont)],
+                          options={"maxfev": remaining, "xtol": 1e-6, "ftol": 1e-10})
+        return " + Powell refinement"
+    except BudgetExhausted:
+        return " + Powell refinement (stopped at the budget)"
+
+
+def _interpretation(rows, search_rows, best_params, fixed, evaluations) -> str:
+    worst = max(rows, key=lambda r: abs(r["in_tolerance_units"]))
+    setting = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in best_params.items()
+                        if k not in fixed)
+    if all(r["within"] for r in rows):
+        return (f"A setting within the declared ranges reproduces all {len(rows)} stated numbers jointly ({setting}), "
+                f"verified on a fresh seed; the largest residual there is {abs(worst['in_tolerance_units']):.2f} of "
+                f"its tolerance ({worst['target']}).")
+    insample = all(r["within"] for r in search_rows)
+    noisy = [r["target"] for r in rows if not r["precise"]]
+    return (f"No setting within the declared ranges reproduces all {len(rows)} stated numbers jointly within "
+            f"{evaluations} model evaluations" + (" (the best one matched in sample but not on a fresh seed)"
+                                                  if insample else "") +
+            (f"; the estimates of {', '.join(noisy)} are too imprecise to tell (2 SE above the tolerance)"
+             if noisy else "") +
+            f"; the closest ({setting}) misses {worst['target']} by {abs(worst['residual']):.4g} = "
+            f"{abs(worst['in_tolerance_units']):.1f} times its tolerance on a fresh seed.")
+
+
+def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], targets: Sequence[Target], *,
+              budget: int = 300, seed: int = 0, fixed: dict | None = None, label: str = "",
+              verify_seed: int | None = None) -> Reconciliation:
+    """Search the free parameters for a setting reproducing every target jointly (see the module docstring).
+
+    ``model(params, seed)`` returns ``{target name: Estimate | MeanEstimate | number}``; ``params`` holds
+    the free parameters (discrete ones as their chosen value) and ``fixed``; ``label`` names the search in the
+    report (several searches of one claim); ``verify_seed`` (default ``seed + 1``) is the fresh seed of the
+    out-of-sample check of the best setting.
+    """
+    budget, seed = _check_search(model, free, targets, budget, seed, label)
     fixed = dict(fixed or {})
     cont = [p for p in free if p.choices is None]
     disc = [p for p in free if p.choices is not None]
@@ -216,57 +275,16 @@ def reconcile(model: Callable[[dict, int], dict], free: Sequence[Parameter], tar
 
     bounds = [((math.log10(p.low), math.log10(p.high)) if p.log else (p.low, p.high)) for p in cont] + \
              [(0, len(p.choices) - 1) for p in disc]
-    method = "grid over the discrete choices"
-    # one evaluation at the centre first: a model that does not return every target fails here, clearly
-    if cont:
-        f(np.array([(lo + hi) / 2 for lo, hi in bounds[:len(cont)]] + [0.0] * len(disc)))
-    try:
-        if not cont:
-            for combo in itertools.product(*[range(len(p.choices)) for p in disc]):
-                f(np.array(combo, dtype=float))
-        else:
-            popsize = max(5, min(15, budget // (20 * max(1, len(bounds)))))
-            integrality = [False] * len(cont) + [True] * len(disc)
-            method = "differential evolution"
-            optimize.differential_evolution(f, bounds, seed=seed, popsize=popsize, maxiter=10 ** 6, tol=1e-10,
-                                            polish=False, integrality=integrality, updating="immediate")
-    except BudgetExhausted:
-        pass
+    method = _global_search(f, cont, disc, bounds, budget, seed)
     if cont and count["n"] < budget and best["params"] is not None:
-        x0 = np.array([(math.log10(best["params"][p.name]) if p.log else best["params"][p.name]) for p in cont])
-        dfix = {p.name: best["params"][p.name] for p in disc}
-
-        def g(xc):
-            return f(np.concatenate([xc, [p.choices.index(dfix[p.name]) for p in disc]]))
-        try:
-            optimize.minimize(g, x0, method="Powell", bounds=bounds[:len(cont)],
-                              options={"maxfev": budget - count["n"], "xtol": 1e-6, "ftol": 1e-10})
-            method += " + Powell refinement"
-        except BudgetExhausted:
-            method += " + Powell refinement (stopped at the budget)"
+        method += _refine(f, cont, disc, bounds, best, budget - count["n"])
     search_rows = best["rows"]
     vseed = check_int("verify_seed", verify_seed, minimum=0, maximum=2 ** 32 - 1) if verify_seed is not None \
         else (seed + 1) % 2 ** 32
     rows = _residuals(model(dict(best["params"]), vseed), targets)
-    found = all(r["within"] for r in rows)
-    worst = max(rows, key=lambda r: abs(r["in_tolerance_units"]))
-    setting = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in best["params"].items()
-                        if k not in fixed)
-    if found:
-        interp = (f"A setting within the declared ranges reproduces all {len(rows)} stated numbers jointly ({setting}), "
-                  f"verified on a fresh seed; the largest residual there is {abs(worst['in_tolerance_units']):.2f} of "
-                  f"its tolerance ({worst['target']}).")
-    else:
-        insample = all(r["within"] for r in search_rows)
-        noisy = [r["target"] for r in rows if not r["precise"]]
-        interp = (f"No setting within the declared ranges reproduces all {len(rows)} stated numbers jointly within "
-                  f"{count['n']} model evaluations" + (" (the best one matched in sample but not on a fresh seed)"
-                                                       if insample else "") +
-                  (f"; the estimates of {', '.join(noisy)} are too imprecise to tell (2 SE above the tolerance)"
-                   if noisy else "") +
-                  f"; the closest ({setting}) misses {worst['target']} by {abs(worst['residual']):.4g} = "
-                  f"{abs(worst['in_tolerance_units']):.1f} times its tolerance on a fresh seed.")
+    interp = _interpretation(rows, search_rows, best["params"], fixed, count["n"])
     return Reconciliation({p.name: p.describe() for p in free},
                           [{"name": t.name, "stated": t.stated, "value": t.value, "tolerance": t.tolerance}
-                           for t in targets], found, {k: v for k, v in best["params"].items() if k not in fixed},
+                           for t in targets], all(r["within"] for r in rows),
+                          {k: v for k, v in best["params"].items() if k not in fixed},
                           rows, count["n"], budget, best["obj"], method, interp, fixed, label, search_rows, vseed)

@@ -19,12 +19,14 @@ and its test pass.
 '''
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from . import papers
 from .papers.api import KEY_RE
 
 __all__ = ["new_paper", "package_name"]
@@ -93,7 +95,6 @@ def _first_statement(lines: list[str], skip: int) -> tuple[int, str]:
 
 
 def _check_unique(key: str, seed_id: str) -> None:
-    from . import papers
     for k, p in papers.registry().items():
         if k == key:
             raise ValueError(f"key {key!r} is already used by an installed paper ({p.package or p.seed})")
@@ -171,7 +172,6 @@ def _fill(tpl: str, subs: dict) -> str:
 
 def _run_example_derivation(root: Path, pkg: str, mod: str, python: str | None) -> Path:
     """Run the example derivation (in a subprocess, with the new package importable)."""
-    import os
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     r = subprocess.run([python or sys.executable, "-m", f"{pkg}.derivations.{mod}_example"], cwd=root, env=env,
                        capture_output=True, text=True)

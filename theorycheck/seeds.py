@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from . import papers
+
 __all__ = ["SEED_FILES", "seed_text", "seed_lines", "paper_id"]
 
 
@@ -21,7 +23,6 @@ class _SeedFiles(Mapping):
     """``{seed id: original file name}`` of every installed paper (read from the registry)."""
 
     def _map(self):
-        from . import papers
         return {p.seed_id: p.seed_name for p in papers.registry().values()}
 
     def __getitem__(self, k):
@@ -42,7 +43,6 @@ SEED_FILES = _SeedFiles()
 
 def paper_id(paper: str) -> str:
     """The seed id of ``paper``: a seed id, a paper key or a seed file name (``'004_50ac...txt'``)."""
-    from . import papers
     reg = papers.registry()
     s = str(paper)
     for p in reg.values():
@@ -54,11 +54,9 @@ def paper_id(paper: str) -> str:
 
 def seed_text(paper: str) -> tuple[str, ...]:
     """All lines of a seed file (without newlines)."""
-    from . import papers
     return papers.by_seed(paper_id(paper)).seed_lines()
 
 
 def seed_lines(paper: str, start: int, end: int | None = None) -> str:
     """Lines ``start..end`` (inclusive, 1-based) of a seed, joined by newlines."""
-    from . import papers
     return papers.by_seed(paper_id(paper)).lines_text(start, end)

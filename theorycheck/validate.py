@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -207,7 +208,6 @@ def check_callable(name: str, value):
 
 def memory_budget_bytes() -> int:
     """The per-allocation memory budget: ``THEORYCHECK_MEMORY_GB`` GiB (default 4)."""
-    import os
     raw = os.environ.get("THEORYCHECK_MEMORY_GB", "4")
     try:
         gb = float(raw)

@@ -27,7 +27,8 @@ import threading
 
 import numpy as np
 
-from ..validate import ParameterTypeError, check_array, check_bool, check_int, check_real
+from ..memo import memoize
+from ..validate import ParameterTypeError, check_array, check_bool, check_int, check_memory, check_real
 from .filters import check_streams
 
 __all__ = ["gla_forward", "gla_stream_errors", "gla_stack_forward", "gla_stack_loss_and_grad", "token_matrix", "attention_forward", "attention_predict",
@@ -129,22 +130,14 @@ def gla_stack_params(lams, W_KQs, W_Vs, D):
     return lams, Ws[0], Ws[1]
 
 
-_DECAY_CACHE = {}
-
-
+@memoize("models.attention.decay_matrix", maxsize=256)
 def _decay_matrix(T, lam, normalise):
-    # read-only and cached: the same (T, λ, normalise) recurs at every training step
-    key = (T, lam, normalise)
-    M = _DECAY_CACHE.get(key)
-    if M is None:
-        j = np.arange(T)
-        age = j[:, None] - j[None, :]
-        M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0)
-        M = (1.0 - lam) * M if normalise else M
-        M.setflags(write=False)
-        if len(_DECAY_CACHE) >= 256:
-            _DECAY_CACHE.clear()
-        _DECAY_CACHE[key] = M
+    # read-only and memoised: the same (T, λ, normalise) recurs at every training step
+    j = np.arange(T)
+    age = j[:, None] - j[None, :]
+    M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0)
+    M = (1.0 - lam) * M if normalise else M
+    M.setflags(write=False)
     return M
 
 
@@ -425,7 +418,6 @@ def token_matrix(Y, s: int) -> np.ndarray:
 def _token_matrix(Y, s):
     # token_matrix for a Y already checked by check_series(Y, s): only the memory guard
     B, T = Y.shape
-    from ..validate import check_memory
     check_memory("s", s, 8.0 * B * (s + 1) * T, f"the {B} x {s + 1} x {T} prompts")
     N = T - s
     idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
@@ -459,7 +451,6 @@ def attention_forward(W_QK, W_V, Y0) -> np.ndarray:
         Y0 = Y0[None]
     if Y0.shape[0] < 1 or Y0.shape[1] != s + 1 or Y0.shape[2] < 2:
         raise ValueError(f"Y0 must have shape (B, {s + 1}, N) with B >= 1, N >= 2, got {Y0.shape}")
-    from ..validate import check_memory
     B, _, N = Y0.shape
     check_memory("Y0", Y0.shape, 8.0 * B * N * (N + 2 * (s + 1)), f"the {B} x {N} x {N} attention scores")
     n = N - 1
@@ -560,7 +551,6 @@ def reduced_features(xq, U, S):
 
     ``xq`` (n, d) queries, ``U`` (n, d) and ``S`` (n,) context statistics; the (n, d(d+1)) result is refused up
     front beyond the memory budget."""
-    from ..validate import check_array, check_memory
     U = check_array("U", U, ndim=2)
     n, d = U.shape
     xq = check_array("xq", xq, ndim=2, shape=(n, d))

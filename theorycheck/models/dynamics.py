@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..memo import Memo, key
 from ..validate import ParameterTypeError, check_array, check_choice, check_int, check_memory, check_psd, check_real
 
 __all__ = ["LDSBatch", "DiagonalLDSPrior", "OneSidedDiagonalLDSPrior", "SkewedDiagonalLDSPrior", "OrthogonalLDSPrior",
@@ -132,12 +133,11 @@ def _state_covariances_times_c(A, c, Sw, sigma0, T, diagonal):
     return Pc
 
 
-#: the last large autocovariance computed, as ``{key: K}`` (one entry): callers such as the oracle AR(s) MSE for
-#: s = 1..8 ask for the same systems' K several times in a row (see :func:`lds_autocovariance`); a memo dict, so
-#: the self-test's patcher clears it with the others
-_ACOV_CACHE: dict = {}
 #: autocovariances of this many bytes or more (and at most ``_ACOV_MEMO_MAX``) are remembered
 _ACOV_MEMO_MIN, _ACOV_MEMO_MAX = 2 ** 20, 2 ** 26
+#: the last large autocovariance computed (one entry): callers such as the oracle AR(s) MSE for s = 1..8 ask for the
+#: same systems' K several times in a row (see :func:`lds_autocovariance`)
+_ACOV = Memo("models.dynamics.autocovariance", maxsize=1, maxbytes=_ACOV_MEMO_MAX)
 
 
 def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
@@ -146,8 +146,8 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     :math:`K(s,t)=c^\top A^{t-s}P_sc+\sigma_v^2\delta_{st}` for :math:`s\le t`, with
     :math:`P_0=\sigma_0^2I`, :math:`P_s=AP_{s-1}A^\top+\Sigma_w`.
 
-    The last result of 1 to 64 MiB is remembered with the exact inputs (T, the bytes and strides of A, c, Σ_w,
-    the scales and the helper functions used): a repeated request returns a fresh copy of the same array.
+    The last result of 1 to 64 MiB is remembered (:mod:`theorycheck.memo`, keyed by the values of T, A, c, Σ_w, the
+    scales and the memory layout of the arrays): a repeated request returns a fresh copy of the same array.
 
     >>> sysm = DiagonalLDSPrior(1, 0.5, 1.0, 1.0, 0.0).sample(np.random.default_rng(0), 1)
     >>> a = sysm.A[0, 0, 0]; K = lds_autocovariance(sysm, 2)[0]
@@ -161,15 +161,13 @@ def lds_autocovariance(systems: LDSBatch, T: int) -> np.ndarray:
     check_memory("T", T, 8.0 * B * (T * T + 2 * T * d), f"the {B} x {T} x {T} autocovariances")
     memo = _ACOV_MEMO_MIN <= 8 * B * T * T <= _ACOV_MEMO_MAX
     if memo:
-        key = (T, A.shape, A.strides, c.strides, Sw.strides, systems.sigma0, systems.sigma_v, A.tobytes(),
-               c.tobytes(), Sw.tobytes(), _state_covariances_times_c, _is_diagonal)
-        hit = _ACOV_CACHE.get(key)
+        k = key(T, A.strides, c.strides, Sw.strides, systems.sigma0, systems.sigma_v, A, c, Sw)
+        hit = _ACOV.get(k)
         if hit is not None:
             return hit.copy()
     K = _lds_autocovariance(A, c, Sw, systems.sigma0, systems.sigma_v, T)
     if memo:
-        _ACOV_CACHE.clear()
-        _ACOV_CACHE[key] = K.copy()
+        _ACOV.put(k, K.copy())
     return K
 
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validate import check_array, check_bool, check_int, check_real
-from .dynamics import LDSBatch, lds_autocovariance
+from ..validate import check_array, check_bool, check_finite_result, check_int, check_real
+from .dynamics import MAX_T, LDSBatch, check_systems, lds_autocovariance
 
 __all__ = ["lms_errors", "rls_errors", "kalman_errors", "lms_reference_errors", "rls_direct_errors", "lms_residuals",
            "rls_residuals",
@@ -299,7 +299,6 @@ def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=Fa
             np.add(P, P.transpose(0, 2, 1), out=tmp)
             np.multiply(tmp, 0.5, out=P)
     if not (np.all(np.isfinite(E)) and np.all(np.isfinite(SV))):
-        from ..validate import check_finite_result
         with np.errstate(over="ignore", invalid="ignore"):
             check_finite_result(E + SV, "the Kalman errors", gamma=gamma, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
                                 noise=noise)
@@ -366,7 +365,6 @@ def kalman_one_step_mse(systems: LDSBatch, T: int) -> np.ndarray:
     r"""MSE of the optimal (Kalman) predictor of :math:`y_T` from :math:`y_1..y_{T-1}` for each
     known system: :math:`c^\top P_{T|T-1}c+\sigma_v^2` (time-varying Riccati recursion from
     :math:`x_0\sim\mathcal N(0,\sigma_0^2I)`). Not halved."""
-    from .dynamics import MAX_T, check_systems
     systems = check_systems(systems)
     T = check_int("T", T, minimum=1, maximum=MAX_T)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w
@@ -391,7 +389,6 @@ def oracle_ar_mse(systems: LDSBatch, T: int, s: int) -> np.ndarray:
     r"""MSE of the best linear predictor of :math:`y_T` from the last ``s`` observations for the
     known system, :math:`K_{TT}-k^\top K_{ss}^{-1}k` (exact from the autocovariance; ``s = T-1``
     equals the Kalman MSE)."""
-    from .dynamics import check_systems
     systems = check_systems(systems)
     T = check_int("T", T, minimum=2)
     s = check_int("s", s, minimum=1, maximum=T - 1)
@@ -411,7 +408,6 @@ def steady_state_closed_loop_radius(systems: LDSBatch, iters: int = 2000) -> np.
     r"""Spectral radius of :math:`A-Lc^\top` for the steady-state Kalman predictor gain
     :math:`L=AP c/(c^\top Pc+\sigma_v^2)` (Riccati iterated ``iters`` times): the rate in the
     Tsiamis–Pappas expansion of :math:`y_{t+1}` in past observations."""
-    from .dynamics import check_systems
     systems = check_systems(systems)
     iters = check_int("iters", iters, minimum=1, maximum=10 ** 6)
     A, c, Sw = systems.A, systems.c, systems.Sigma_w

@@ -15,8 +15,19 @@ import math
 import numpy as np
 
 from .. import gaussian
-from ..validate import (ParameterTypeError, check_array, check_bool, check_callable, check_choice, check_int,
-                        check_memory, check_psd, check_real)
+from ..validate import (
+    MAX_COUNT,
+    ParameterTypeError,
+    check_array,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_finite_result,
+    check_int,
+    check_memory,
+    check_psd,
+    check_real,
+)
 
 __all__ = ["drift_labels", "ar1_stream", "ar1_drift_prompts", "draw_tasks", "context_statistics", "draw_inputs",
            "draw_noise", "t_scales"]
@@ -62,7 +73,6 @@ def drift_labels(rng, X, gamma, sigma_w2, sigma_e2, noise, *, task_scales=None):
             rng.standard_normal(out=eps)
             Y[t] = np.einsum("rd,rd->r", X[t], w) + sn * eps
     if not np.all(np.isfinite(Y)):
-        from ..validate import check_finite_result
         check_finite_result(Y, "the AR(1) labels", gamma=gamma, sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise,
                             max_abs_X=float(np.max(np.abs(X))) if X.size else 0.0)
     return Y
@@ -78,7 +88,6 @@ def ar1_stream(rng, runs, T, d, gamma, sigma_w2, sigma_e2, noise=0.0, Lambda=Non
     >>> X.shape, Y.shape
     ((4, 3, 2), (4, 3))
     """
-    from ..validate import MAX_COUNT
     rng = _ar1_rng(rng)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_COUNT)
     T = check_int("T", T, minimum=1, maximum=MAX_COUNT)
@@ -112,7 +121,6 @@ def ar1_drift_prompts(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise, *, inpu
     >>> X.shape, Y.shape
     ((4, 4, 2), (4, 4))
     """
-    from ..validate import MAX_COUNT
     rng = _ar1_rng(rng)
     size = check_int("size", size, minimum=1, maximum=MAX_COUNT)
     n = check_int("n", n, minimum=1, maximum=MAX_COUNT)
@@ -179,7 +187,6 @@ def check_law(name, law, kinds):
 
 def _check_shape(shape, what: str = "values") -> tuple:
     """``shape`` as a tuple of non-negative ints (an int is one dimension), its allocation within the budget."""
-    from ..validate import MAX_COUNT
     if isinstance(shape, (bool, np.bool_)) or not isinstance(shape, (int, np.integer, tuple, list)):
         raise ParameterTypeError(f"shape must be an int or a tuple of ints, got {shape!r}")
     dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
@@ -299,7 +306,6 @@ def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048, inp
     (three draws per prompt instead of :math:`\ell`; a ``noise_law`` other than Gaussian draws the :math:`\ell`
     noise values).
     """
-    from ..validate import MAX_COUNT
     check_callable("fn", fn)
     W = check_array("W", W, ndim=2)
     n, d = W.shape

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import scipy.linalg as sla
 
+from ..memo import memoize
 from ..validate import ParameterTypeError, check_array, check_memory, check_real
 
 __all__ = ["fit_prefixes", "fit_prefixes_factored"]
@@ -173,21 +174,15 @@ def fit_prefixes_factored(xq, Z, y, ns, d, lam):
     return _finite_fits(out, lam)
 
 
-#: :func:`_sym_index` by size (read-only index maps, a pure function of ``m``)
-_SYM_INDEX_CACHE: dict = {}
-
-
+@memoize("models.ridge.sym_index", maxsize=64)
 def _sym_index(m: int) -> np.ndarray:
     """``t[i, k]`` = position of the pair (min(i,k), max(i,k)) in the row-major upper-triangle order (memoised
     per ``m``; the array is read-only)."""
-    t = _SYM_INDEX_CACHE.get(m)
-    if t is None:
-        i, k = np.triu_indices(m)
-        t = np.empty((m, m), dtype=np.intp)
-        t[i, k] = np.arange(i.size)
-        t[k, i] = np.arange(i.size)
-        t.flags.writeable = False
-        _SYM_INDEX_CACHE[m] = t
+    i, k = np.triu_indices(m)
+    t = np.empty((m, m), dtype=np.intp)
+    t[i, k] = np.arange(i.size)
+    t[k, i] = np.arange(i.size)
+    t.flags.writeable = False
     return t
 
 

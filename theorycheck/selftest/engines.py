@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import math
 import traceback
 from dataclasses import dataclass, field
@@ -26,8 +27,10 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+from scipy import integrate, stats
 
+from .. import gaussian as g
+from .. import hermite as H
 from .. import montecarlo as mc
 
 __all__ = ["Check", "CheckResult", "EngineMutant", "MutantResult", "CHECKS", "MUTANTS", "MUTANTS_BY_ID", "run_check",
@@ -191,7 +194,6 @@ _MOMENT_IDX = [(0, 1), (0, 0, 0, 0), (0, 1, 2, 3), (0, 0, 1, 1), (0, 0, 1, 2, 3,
        "moment(cov, idx) equals the hafnian by direct enumeration of perfect matchings "
        "(orders 2-8, random 4x4 covariance)", needs=["theorycheck.gaussian:moment"])
 def _chk_moment_enum():
-    from .. import gaussian as g
     cov = _rand_cov(11, 4)
     return _identity([(f"E{idx}", g.moment(cov, idx), _haf_oracle(cov, idx)) for idx in _MOMENT_IDX],
                      1e-10, "moment vs enumeration")
@@ -201,8 +203,7 @@ def _chk_moment_enum():
        "exact SymPy moments: E[X^4] = 3s^4, E[X^6] = 15s^6, E[X^8] = 105s^8, "
        "E[X0^2 X1^2] = ab + 2c^2", needs=["theorycheck.gaussian:moment"])
 def _chk_moment_closed():
-    import sympy as sp
-    from .. import gaussian as g
+    import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
     s, a, b, c = sp.symbols("s a b c", positive=True)
     bad = []
     for k, dfac in ((2, 3), (3, 15), (4, 105)):
@@ -219,7 +220,6 @@ def _chk_moment_closed():
        "moment(cov, idx) vs a seeded Monte Carlo mean of the product (n = 400 000)",
        needs=["theorycheck.gaussian:moment", "theorycheck.gaussian:sample"])
 def _chk_moment_mc():
-    from .. import gaussian as g
     cov = _rand_cov(12, 3)
     L = np.linalg.cholesky(cov)
     worst = None
@@ -253,8 +253,6 @@ def _lds_autocov(T: int, a: float = 0.8, sw: float = 1.0, sv: float = 0.5) -> np
        "expect_product of linear/quadratic forms equals the multilinear expansion into coordinate "
        "moments (n = 3, up to 2 linear + 2 quadratic factors)", needs=["theorycheck.gaussian:expect_product"])
 def _chk_ep_vs_moment():
-    import itertools
-    from .. import gaussian as g
     rng = np.random.default_rng(5)
     cov = _rand_cov(13, 3)
     pairs = []
@@ -277,7 +275,6 @@ def _chk_ep_vs_moment():
        "(AR(1) plus noise, T = 6) vs Monte Carlo (n = 400 000)",
        needs=["theorycheck.gaussian:expect_product", "theorycheck.gaussian:quadratic_form_matrix"])
 def _chk_ep_mc():
-    from .. import gaussian as g
     T = 6
     K = _lds_autocov(T)
     L = np.linalg.cholesky(K)
@@ -303,7 +300,6 @@ def _chk_ep_mc():
        "E[(X'MX)^2] = tr(SM)^2 + 2 tr((SM)^2), E[(X'MX)^3] = t1^3 + 6 t1 t2 + 8 t3, "
        "E[(a'X)^2 X'MX] = a'Sa tr(SM) + 2 a'SMSa", needs=["theorycheck.gaussian:expect_product"])
 def _chk_qf_cumulants():
-    from .. import gaussian as g
     rng = np.random.default_rng(7)
     S = _rand_cov(14, 4)
     B = rng.standard_normal((4, 4))
@@ -408,7 +404,6 @@ _G_CHECKS = ("gaussian.moment-vs-enumeration", "gaussian.moment-closed-forms", "
         "Isserlis sum misses one perfect matching (the last one in lexicographic order) for "
         "orders >= 4", _G_CHECKS, needs=["theorycheck.gaussian:moment", "theorycheck.gaussian:pairings"])
 def _m_drop_pairing(p: Patcher):
-    from .. import gaussian as g
     orig = g.moment
 
     def moment(cov, idx):
@@ -421,7 +416,7 @@ def _m_drop_pairing(p: Patcher):
             c = np.asarray(cov, dtype=float)
             term = np.prod([c[..., idx[i], idx[j]] for i, j in last], axis=0)
             return val - (float(term) if np.ndim(term) == 0 else term)
-        import sympy as sp
+        import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
         return sp.expand(val - sp.Mul(*[cov[idx[i], idx[j]] for i, j in last]))
     p.replace(g, "moment", moment)
 
@@ -430,7 +425,6 @@ def _m_drop_pairing(p: Patcher):
         "memoised Isserlis recursion forgets the multiplicity of a repeated index (pairs the first "
         "index with each *distinct* partner once)", _G_CHECKS, needs=["theorycheck.gaussian:moment"])
 def _m_multiplicity(p: Patcher):
-    from .. import gaussian as g
     orig = g.moment
 
     def moment(cov, idx):
@@ -452,7 +446,7 @@ def _m_multiplicity(p: Patcher):
             return tot
         val = rec(idx)
         if is_sym:
-            import sympy as sp
+            import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
             return sp.expand(val)
         return float(val) if np.ndim(val) == 0 else np.asarray(val)
     p.replace(g, "moment", moment)
@@ -464,7 +458,6 @@ def _m_multiplicity(p: Patcher):
         _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
         needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_cycle_factor(p: Patcher):
-    from .. import gaussian as g
     orig = g._Engine.kappa
 
     def kappa(self, lmask, qmask):
@@ -481,7 +474,6 @@ def _m_cycle_factor(p: Patcher):
         "factor short)", _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
         needs=["theorycheck.gaussian:_Engine.kappa"])
 def _m_path_factor(p: Patcher):
-    from .. import gaussian as g
     orig = g._Engine.kappa
 
     def kappa(self, lmask, qmask):
@@ -559,7 +551,6 @@ def _m_ratio_sign(p: Patcher):
 def _gauss_quad(fn) -> float:
     r""":math:`E[fn(g)]`, :math:`g\sim N(0,1)`, by ``scipy.integrate.quad`` split at 0 (independent of
     theorycheck.hermite; relative accuracy ~1e-12 for the smooth/kinked test functions used here)."""
-    from scipy import integrate
     phi = lambda x: math.exp(-x * x / 2) / math.sqrt(2 * math.pi)   # noqa: E731
     lo = integrate.quad(lambda x: fn(x) * phi(x), -np.inf, 0.0, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
     hi = integrate.quad(lambda x: fn(x) * phi(x), 0.0, np.inf, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
@@ -577,7 +568,6 @@ def _he_orthonormal(m: int, x: float) -> float:
        "E[h_m(g) h_j(g)] = delta_mj for m, j <= 6, by 60-point Gauss-Hermite (numpy hermegauss) "
        "quadrature of hermite_h", needs=["theorycheck.hermite:hermite_h"])
 def _chk_hermite_orth():
-    from .. import hermite as H
     x, w = np.polynomial.hermite_e.hermegauss(60)
     w = w / math.sqrt(2 * math.pi)
     vals = np.array([np.asarray(H.hermite_h(m, x), dtype=float) for m in range(7)])
@@ -601,8 +591,7 @@ _HERMITE_CASES = [
        "split, mpmath quadrature) vs a_m = E[f(g) He_m(g)]/sqrt(m!) by scipy quad with numpy's He_m",
        needs=["theorycheck.hermite:hermite_coefficients"])
 def _chk_hermite_coeffs():
-    import sympy as sp
-    from .. import hermite as H
+    import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
     gs = sp.Symbol("g", real=True)
     exprs = {"sin": sp.sin(gs), "abs": sp.Abs(gs), "tanh": sp.tanh(gs)}
     pairs = []
@@ -618,11 +607,10 @@ def _chk_hermite_coeffs():
        "Parseval sum_m a_m^2 = E[f^2] for f = g^3 - 2g^2 + g (exact, m <= 3) and Stein a_1 = E[f'] "
        "for tanh (stein_check)", needs=["theorycheck.hermite:hermite_coefficients", "theorycheck.hermite:stein_check"])
 def _chk_parseval():
-    from .. import hermite as H
     f = lambda x: x ** 3 - 2 * x ** 2 + x          # noqa: E731
     a = [float(v) for v in H.hermite_coefficients(f, 3)]
     ef2 = _gauss_quad(lambda x: f(x) ** 2)
-    import sympy as sp
+    import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
     st_ = H.stein_check(sp.tanh(sp.Symbol("g", real=True)))
     return _identity([("Parseval", sum(v * v for v in a), ef2),
                       ("Stein a1 vs E[f']", float(st_["a1"]), float(st_["e_fprime"]))],
@@ -634,7 +622,7 @@ class _SympyProxy:
     single module's ``sp`` reference)."""
 
     def __init__(self, **override):
-        import sympy
+        import sympy  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
         self._sp, self._ov = sympy, override
 
     def __getattr__(self, name):
@@ -650,9 +638,8 @@ _H_CHECKS = ("hermite.orthonormality", "hermite.coefficients-vs-quadrature", "he
             "nonlinear.rho-nl-vs-quadrature", "nonlinear.null-predictor-limit"),
         needs=["theorycheck.hermite:hermite_h"])
 def _m_physicists(p: Patcher):
-    import mpmath
-    import sympy as sp
-    from .. import hermite as H
+    import mpmath  # heavy: mpmath only for multi-precision checks
+    import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
 
     def hermite_h(m, x):
         m = int(m)
@@ -674,12 +661,11 @@ def _m_physicists(p: Patcher):
             "nonlinear.rho-nl-vs-quadrature", "nonlinear.null-predictor-limit"),
         needs=["theorycheck.hermite:hermite_coefficients"])
 def _m_no_sqrt_fact(p: Patcher):
-    from .. import hermite as H
     orig = H.hermite_coefficients
 
     def hermite_coefficients(f, m_max, *a, **k):
         out = orig(f, m_max, *a, **k)
-        import sympy as sp
+        import sympy as sp  # heavy: SymPy (~0.5 s to import) only for symbolic inputs
         return [c * sp.sqrt(sp.factorial(m)) if isinstance(c, sp.Basic) else c * math.sqrt(math.factorial(m))
                 for m, c in enumerate(out)]                    # BUG: E[f He_m], not E[f He_m]/sqrt(m!)
     p.replace(H, "hermite_coefficients", hermite_coefficients)

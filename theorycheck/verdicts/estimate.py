@@ -24,6 +24,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
+
+from ..validate import ParameterTypeError, check_array, check_int, check_real
 
 __all__ = ["Estimate", "as_estimate", "joint_test"]
 
@@ -39,7 +42,6 @@ class Estimate:
     label: str = ""
 
     def __post_init__(self):
-        from ..validate import check_int, check_real
         m = check_real("mean", self.mean)
         s = check_real("se", self.se, low=0.0)
         if self.n is not None:
@@ -60,7 +62,6 @@ class Estimate:
 
     @classmethod
     def from_samples(cls, samples, label: str = "") -> "Estimate":
-        from ..validate import check_array
         x = check_array("samples", samples, finite=False).ravel()
         if x.size < 2:
             raise ValueError(f"samples must hold at least 2 values for a standard error, got {x.size}")
@@ -73,7 +74,6 @@ class Estimate:
     @classmethod
     def from_batches(cls, batch_values, n_per_batch: int | None = None, label: str = "") -> "Estimate":
         """Batch-means estimate: the B batch values are treated as i.i.d.; df = B − 1."""
-        from ..validate import check_array
         b = check_array("batch_values", batch_values, finite=False).ravel()
         if b.size < 2:
             raise ValueError(f"batch_values must hold at least 2 batches, got {b.size}")
@@ -111,7 +111,6 @@ class Estimate:
 
     def ci(self, level: float = 0.95) -> tuple[float, float]:
         """Two-sided t (or normal) confidence interval at ``level``."""
-        from scipy import stats
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level}")
         if self.se == 0:
@@ -126,7 +125,6 @@ class Estimate:
 def as_estimate(x, name: str = "x") -> Estimate:
     """Coerce an :class:`Estimate`, a ``MeanEstimate`` or a plain number (exact) to an :class:`Estimate`
     (errors name the parameter ``name``)."""
-    from ..validate import ParameterTypeError, check_real
     if isinstance(x, Estimate):
         return x
     if hasattr(x, "mean") and hasattr(x, "se") and not isinstance(x, np.ndarray):
@@ -148,8 +146,6 @@ def joint_test(means, exact, cov=None, ses=None, df=None) -> dict:
     >>> round(joint_test([1.01, 2.99], [1.0, 3.0], ses=[0.01, 0.02])["t2"], 2)
     1.25
     """
-    from scipy import stats
-    from ..validate import check_array
     m_ = check_array("means", means, min_size=1).ravel()
     e_ = check_array("exact", exact, min_size=1).ravel()
     if m_.shape != e_.shape:
@@ -173,7 +169,6 @@ def joint_test(means, exact, cov=None, ses=None, df=None) -> dict:
     if not math.isfinite(t2):
         raise ValueError("means, exact and cov give a non-finite statistic (overflow); rescale the components")
     if df is not None:
-        from ..validate import check_real
         df = check_real("df", df, 0.0, None, low_open=True, allow_inf=True)
         if df - k + 1 <= 0:
             raise ValueError(f"df must exceed k − 1 = {k - 1} for the Hotelling law of {k} components, got {df:g} "

@@ -36,7 +36,7 @@ _SCHEMA = Memo("verdicts.schema", maxsize=2)
 
 def validate_results(data: dict) -> None:
     """Raise ``ValueError`` naming the first violation if ``data`` does not follow the schema."""
-    import jsonschema
+    import jsonschema  # heavy: jsonschema only when results are validated
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:

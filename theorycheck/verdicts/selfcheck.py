@@ -21,12 +21,11 @@ True
 """
 from __future__ import annotations
 
-
 import numpy as np
 from scipy import stats
 
 from ..claims import SelfCheck
-from ..validate import check_array, check_real, check_str
+from ..validate import check_array, check_comparison, check_real, check_str
 from .estimate import as_estimate, joint_test
 
 __all__ = ["agreement", "identity", "inequality", "components"]
@@ -71,7 +70,6 @@ def identity(name: str, lhs, rhs, *, atol: float = 0.0, rtol: float = 1e-12, **d
 def inequality(name: str, lhs, op: str, rhs, **details) -> SelfCheck:
     """An exact inequality between two of our routes (``op`` in ``<, <=, >, >=``; arrays: everywhere),
     e.g. "no realisable weights beat the unconstrained bound"."""
-    from ..validate import check_comparison
     name = check_str("name", name)
     holds, a, b = check_comparison(lhs, op, rhs)
     slack = (b - a) if op in ("<", "<=") else (a - b)

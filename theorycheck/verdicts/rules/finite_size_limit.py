@@ -84,6 +84,43 @@ def bootstrap_df(sizes, ses, dfs, exponents, replicates: int = BOOTSTRAP_REPLICA
     return float(brentq(lambda v: float(stats.t.ppf(0.975, v)) - q, 0.5, 1e7, xtol=1e-6))
 
 
+def _size_dfs(dfs, n: int):
+    """``(smallest df, per-size dfs for the bootstrap)`` from ``dfs`` (one df or one per size; ``None``: known SE)."""
+    if dfs is None:
+        return None, None
+    raw = list(np.atleast_1d(np.asarray(dfs, dtype=object)))
+    if len(raw) == 1:
+        raw = raw * n
+    if len(raw) != n:
+        raise ValueError(f"dfs must be one df or one per size ({n}), got {len(raw)}")
+    given = [x for x in raw if x is not None]
+    if not given:
+        return None, None
+    df = float(min(check_real("dfs", x, 0.0, None, low_open=True) for x in given))
+    # a size whose SE is known (df None) gets no chi^2 draw: a very large df stands for it
+    return df, np.array([1e12 if x is None else float(x) for x in raw])
+
+
+def _fit_law(name, exps, ds, y, s, limit, m, gof_alpha, df, size_dfs) -> dict:
+    """One finite-size law: the WLS fit, its goodness of fit, and the two p-values of its intercept."""
+    k = 1 + len(exps)
+    if len(ds) < k + 1:
+        raise ValueError(f"law {name!r} needs at least {k + 1} sizes (one more than its {k} parameters, so that "
+                         f"its fit can be tested), got {len(ds)}")
+    beta, cov, chi2, dof = _wls(ds, y, s, exps)
+    p_gof = float(stats.chi2.sf(chi2, dof)) if dof > 0 else None
+    accepted = p_gof is None or p_gof >= gof_alpha
+    se0 = float(math.sqrt(cov[0, 0]))
+    diff = float(beta[0] - limit)
+    nu_boot = bootstrap_df(ds, s, size_dfs, exps) if size_dfs is not None else None
+    df_law = None if df is None else min(df, nu_boot)
+    df_law = None if df_law is not None and math.isinf(df_law) else df_law
+    pf, pa = tost_p(diff, se0, m, df_law), min(1.0, 2 * sf(abs(diff) / se0, df_law))
+    return {"exponents": list(exps), "intercept": float(beta[0]), "intercept_se": se0,
+            "coefficients": [float(b) for b in beta[1:]], "chi2": chi2, "dof": dof, "p_gof": p_gof,
+            "accepted": accepted, "t": diff / se0, "df": df_law, "df_bootstrap": nu_boot, "p_for": pf, "p_against": pa}
+
+
 def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float, relative: bool = False,
                laws: Mapping[str, Sequence[float]] | None = None, gof_alpha: float = GOF_ALPHA,
                dfs=None, size_name: str = "d", **kw) -> SubClaim:
@@ -123,44 +160,17 @@ def asymptotic(statement: str, sizes, means, ses, limit: float, *, margin: float
         raise ValueError("sizes and ses must be positive")
     if np.any(np.abs(y) > 1e150) or np.any(s > 1e150) or np.any(s < 1e-150):
         raise ValueError("means and ses must lie within 1e-150..1e150 in magnitude (rescale the quantity)")
-    df, size_dfs = None, None
-    if dfs is not None:
-        raw = list(np.atleast_1d(np.asarray(dfs, dtype=object)))
-        if len(raw) == 1:
-            raw = raw * len(ds)
-        if len(raw) != len(ds):
-            raise ValueError(f"dfs must be one df or one per size ({len(ds)}), got {len(raw)}")
-        given = [x for x in raw if x is not None]
-        if given:
-            df = float(min(check_real("dfs", x, 0.0, None, low_open=True) for x in given))
-            # a size whose SE is known (df None) gets no chi^2 draw: a very large df stands for it
-            size_dfs = np.array([1e12 if x is None else float(x) for x in raw])
+    df, size_dfs = _size_dfs(dfs, len(ds))
     limit = check_real("limit", limit)
     m = scaled_margin("margin", margin, limit, relative)
     check_scale(limit=limit, margin=m)
     gof_alpha = check_real("gof_alpha", gof_alpha, 0.0, 1.0, low_open=True, high_open=True)
     per_law, p_for, p_against = {}, [], []
     for name, exps in laws.items():
-        k = 1 + len(exps)
-        if len(ds) < k + 1:
-            raise ValueError(f"law {name!r} needs at least {k + 1} sizes (one more than its {k} parameters, so that "
-                             f"its fit can be tested), got {len(ds)}")
-        beta, cov, chi2, dof = _wls(ds, y, s, exps)
-        p_gof = float(stats.chi2.sf(chi2, dof)) if dof > 0 else None
-        accepted = p_gof is None or p_gof >= gof_alpha
-        se0 = float(math.sqrt(cov[0, 0]))
-        diff = float(beta[0] - limit)
-        nu_boot = bootstrap_df(ds, s, size_dfs, exps) if size_dfs is not None else None
-        df_law = None if df is None else min(df, nu_boot)
-        df_law = None if df_law is not None and math.isinf(df_law) else df_law
-        pf, pa = tost_p(diff, se0, m, df_law), min(1.0, 2 * sf(abs(diff) / se0, df_law))
-        per_law[name] = {"exponents": list(exps), "intercept": float(beta[0]), "intercept_se": se0,
-                         "coefficients": [float(b) for b in beta[1:]], "chi2": chi2, "dof": dof, "p_gof": p_gof,
-                         "accepted": accepted, "t": diff / se0, "df": df_law, "df_bootstrap": nu_boot,
-                         "p_for": pf, "p_against": pa}
-        if accepted:
-            p_for.append(pf)
-            p_against.append(pa)
+        per_law[name] = law = _fit_law(name, exps, ds, y, s, limit, m, gof_alpha, df, size_dfs)
+        if law["accepted"]:
+            p_for.append(law["p_for"])
+            p_against.append(law["p_against"])
     c["details"].update({"laws": per_law, "gof_alpha": gof_alpha, "size_name": size_name,
                          "sizes": ds.tolist(), "combination": "intersection-union over accepted laws (max p)"})
     c["data"].setdefault("finite_size", {"sizes": ds, "means": y, "ses": s})
