@@ -169,7 +169,8 @@ def _typesetting_tex(led, check) -> list:
     failed = [(cid, kind, f, v) for cid, kind, f, v in verdicts if v.compiles is False]
     scaled = sum(v.compiles is not False and v.fit == "scaled" for *_, v in verdicts)
     text = (f"The quoted seed text holds {len(seed)} formulas ({len(set(seed))} distinct); with the "
-            f"{len(found) - len(seed)} derivation lines, each was compiled alone before this report was written. ")
+            f"{len(found) - len(seed)} derivation lines, each was compiled on its own (one group each, in one batch "
+            "document) before this report was written. ")
     if all(v.compiles is None for *_, v in verdicts):
         text = (f"The quoted seed text holds {len(seed)} formulas; pdflatex was not found, so they are typeset "
                 "without a compile check. ")

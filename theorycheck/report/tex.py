@@ -229,19 +229,21 @@ def math_unicode(text: str) -> str:
 _MATH = re.compile(r"(\$[^$]+\$)")
 _CODE = re.compile(r"(`[^`]+`)")
 _DOTTED = re.compile(r"((?<![\w\\$])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}(?:\(\))?)")
-_SCRIPT_ARG = r"(\{[^{}$]*\}|[0-9A-Za-z]+(?:[*+\-][0-9A-Za-z]+)?)"
-_SCRIPT = re.compile(r"(?<![\w\\])([^\W\d_][\w]*?|(?<=[)\]]))([_^])" + _SCRIPT_ARG + r"(?:(?!\2)([_^])" + _SCRIPT_ARG + ")?")
+_SCRIPT_ARG = r"(\{[^{}$]*\}|\([^()$]*\)|[0-9A-Za-z]+(?:[*+\-][0-9A-Za-z]+)?)"
+_SCRIPT = re.compile(r"(?<![\w\\])([^\W\d_][\w]*?\*?|(?<=[)\]]))([_^])" + _SCRIPT_ARG + r"(?:(?!\2)([_^])" + _SCRIPT_ARG + ")?")
 
 
 def _scripts(seg: str) -> str:
-    """Escape prose, typesetting ``x_ab`` / ``x^2`` / ``x_{...}`` / ``Σ_{i=1}^{n}`` tokens as math."""
+    """Escape prose, typesetting ``x_ab`` / ``x^2`` / ``x_{...}`` / ``y_(T-1)`` / ``W*_QK`` / ``Σ_{i=1}^{n}`` tokens
+    as math."""
     out, last = [], 0
     for m in _SCRIPT.finditer(seg):
         out.append(tex_escape(seg[last:m.start()]))
         base, op, sub, op2, sub2 = m.groups()
-        scripts = "".join(o + "{" + _math_atom(s[1:-1] if s.startswith("{") else s) + "}"
+        scripts = "".join(o + "{" + _math_atom(s[1:-1] if s[0] in "{(" else s) + "}"
                           for o, s in ((op, sub), (op2, sub2)) if o)
-        out.append(r"\ensuremath{" + _math_atom(base) + scripts + "}")
+        base = "{" + _math_atom(base[:-1]) + "^{*}}" if base.endswith("*") else _math_atom(base)   # W*_QK
+        out.append(r"\ensuremath{" + base + scripts + "}")
         last = m.end()
     out.append(tex_escape(seg[last:]))
     return "".join(out)
