@@ -124,3 +124,14 @@ def test_committed_pdf_typesets_math_within_the_margins(key):
         pytest.skip(f"{pdf} or results.json absent (the paper-scale reports are not in this checkout)")
     led = load_results(REPORTS / "results.json")[key]
     _assert_reader_sees_math(pdf, [c.id for c in led.claims])
+
+
+def test_a_check_document_that_does_not_compile_leaves_formulas_unchecked_and_says_why(tmp_path):
+    fake = tmp_path / "fakelatex"                 # a "pdflatex" whose check document fails in the preamble
+    fake.write_text("#!/bin/sh\necho '! LaTeX Error: File CJKutf8.sty not found.' > check.log\n")
+    fake.chmod(0o755)
+    check = FormulaCheck(exe=str(fake))
+    assert check.verdict(Formula("x", False)).compiles is None
+    tex = latex_report(_tiny_ledger(), {}, check)
+    assert "the check document did not compile (TeX: ! LaTeX Error: File CJKutf8.sty not found.)" in tex
+    assert r"\tcsource{" not in tex

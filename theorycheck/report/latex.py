@@ -172,8 +172,9 @@ def _typesetting_tex(led, check) -> list:
             f"{len(found) - len(seed)} derivation lines, each was compiled on its own (one group each, in one batch "
             "document) before this report was written. ")
     if all(v.compiles is None for *_, v in verdicts):
-        text = (f"The quoted seed text holds {len(seed)} formulas; pdflatex was not found, so they are typeset "
-                "without a compile check. ")
+        why = next((f"the check document did not compile (TeX: {v.error})" for *_, v in verdicts if v.error),
+                   "pdflatex was not found")
+        text = f"The quoted seed text holds {len(seed)} formulas; {why}, so they are typeset without a compile check. "
     text += (f"{len(failed)} formula(s) shown as TeX source because they do not compile. Formulas wider than the "
              f"line are broken across lines; {scaled} could not be broken within the line and are scaled to it.")
     L = [r"\subsection*{Typesetting}", tex_escape(text), ""]

@@ -78,11 +78,12 @@ def _read_log(log: str) -> tuple[dict, dict, set]:
 class FormulaCheck:
     """Compile verdicts of formulas (:class:`~theorycheck.report.texmath.Formula`), cached for one report run.
 
-    ``exe``: the ``pdflatex`` to run (``"auto"``: the one on ``PATH``; None: do not check). ``runs`` and
-    ``seconds`` count the pdflatex runs and their time.
+    ``exe``: the ``pdflatex`` to run (``"auto"``: the one on ``PATH``; None: do not check); ``timeout``: seconds
+    per run (a batch of a few hundred formulas takes about one; a run that times out blames the formula it was
+    in). ``runs`` and ``seconds`` count the pdflatex runs and their time.
     """
 
-    def __init__(self, exe: str | None = "auto", timeout: int = 300):
+    def __init__(self, exe: str | None = "auto", timeout: int = 60):
         self.exe = shutil.which("pdflatex") if exe == "auto" else exe
         self.timeout = timeout
         self.runs, self.seconds = 0, 0.0
