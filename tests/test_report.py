@@ -92,7 +92,7 @@ def test_index_has_legend_rules_and_findings(tmp_path):
 
 def test_tex_text_keeps_math():
     assert tex_text("W_KQ") == r"\ensuremath{W_{KQ}}"
-    assert tex_text("$x_1$ and `a_b`") == r"$x_1$ and \texttt{a\_b}"
+    assert tex_text("$x_1$ and `a_b`") == r"$x_1$ and \texttt{a\_\allowbreak{}b}"     # code may break after _
     assert r"\ensuremath{\tilde{\Lambda}}" in tex_text("Λ̃")
     # precomposed accents never reach math mode raw (inputenc would emit the text accent \= there)
     assert tex_text("ȳ_t") == r"\ensuremath{\bar{y}_{t}}" and tex_text("ȳ") == r"\ensuremath{\bar{y}}"

@@ -25,7 +25,8 @@ from ..verdicts.aggregate import AGGREGATION
 from ..verdicts.rules import RULES
 from ..verdicts.schema import SCHEMA_VERSION, validate_results
 from .common import data_files, write_if_changed
-from .latex import compile_pdf, latex_report, tex_escape, tex_text
+from .latex import compile_pdf, latex_report, report_formulas, tex_escape, tex_text
+from .texcheck import FormulaCheck
 from .markdown import markdown_index, markdown_report
 from .stamp import write_stamp
 
@@ -56,10 +57,11 @@ def write_results_json(ledgers: dict, out: Path) -> dict:
 def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bool = True) -> dict:
     """Write the reports of ``ledgers`` (and the merged ``results.json`` and index) into ``out``.
 
-    ``figures``: ``{key: [{"stem", "png", "pdf", ...}]}`` rendered by the tasks. Returns
+    ``figures``: ``{key: [{"stem", "png", "pdf", ...}]}`` rendered by the tasks. The formulas of all the LaTeX
+    reports are compiled alone first, in one batch (:class:`~theorycheck.report.texcheck.FormulaCheck`), so a
+    formula that does not compile is shown as its source instead of breaking the PDF. Returns
     ``{key: {"pdf": True | False | None, "log": str}}``.
     """
-    from ..claims import load_results
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     merged = write_results_json(ledgers, out)
@@ -68,6 +70,8 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
     recorded = load_results(out / "results.json")
     ledgers = {k: recorded[k] for k in ledgers}
     status = {}
+    check = FormulaCheck()          # every formula of every report compiled alone once, in one batch
+    check.check(f for led in ledgers.values() for _, _, f in report_formulas(led))
     for key, figs in (figures or {}).items():
         for f in figs:
             write_figure(out / "figures", f["stem"], f["png"], f["pdf"])
@@ -75,7 +79,7 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
         files = data_files(led, out)
         write_if_changed(out / f"{key}.md", markdown_report(led, files))
         tex = out / f"{key}.tex"
-        changed = write_if_changed(tex, latex_report(led, files))
+        changed = write_if_changed(tex, latex_report(led, files, check))
         pdf_path = out / f"{key}.pdf"
         if not pdf:
             status[key] = {"pdf": None, "log": ""}

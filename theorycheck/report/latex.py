@@ -1,17 +1,20 @@
 r"""LaTeX reports (compiled to PDF with pdflatex): the same content as the Markdown report.
 
-Math renders as math: ``$...$`` segments of our prose pass through; outside them, identifiers with
-sub- or superscripts (``W_KQ``, ``a_1``, ``d^2``, ``λ_max``) are typeset in math mode, Unicode
-math symbols map to their LaTeX commands, and the quoted Chinese seed text is set with
-``CJKutf8`` (font ``gbsn``, installed by the project's set-up). Summary and details are linked.
+Our prose goes through :func:`~theorycheck.report.tex.tex_text` (math stays math, scripts and Unicode become
+math); the quoted seed text through :func:`~theorycheck.report.texmath.seed_tex`, which typesets the seed's
+own formulas (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) once :class:`~theorycheck.report.texcheck.FormulaCheck`
+has compiled each alone: a formula that does not compile is shown as its TeX source, with a note there and a
+count in the section *Typesetting*. Display formulas and derivations too wide for the line are broken across
+lines or scaled to it; tables have wrapping columns that add up to the line width; identifiers may break.
+The Chinese seed text is set with ``CJKutf8`` (font ``gbsn``, installed by the project's set-up). Summary and
+details are linked.
 
->>> tex_text("W_KQ ∝ Λ̃⁻¹ and a_1 = 0.6, see `rel_err_mean`")[:40]
-'\\ensuremath{W_{KQ}} \\ensuremath{\\propto}'
+>>> print(tex_table([("p", 0.6), ("l", None)], ["claim", "lines"]).splitlines()[0])
+{\small\begin{longtable}{>{\raggedright\arraybackslash}p{\dimexpr 0.600\linewidth-2\tabcolsep}l}
 """
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,175 +22,11 @@ from pathlib import Path
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
 from .common import LEGEND, extra_findings, fmt_setting, summary_items
+from .tex import tex_code, tex_escape, tex_text
+from .texcheck import FormulaCheck
+from .texmath import PREAMBLE, Formula, formula_tex, formulas_in, seed_tex, source_tex
 
-__all__ = ["latex_report", "compile_pdf", "tex_escape", "tex_text"]
-
-_TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
-                "#": r"\#", "%": r"\%", "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
-_GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
-_GREEK_NAMES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-                "lambda", "mu", "nu", "xi", "o", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi",
-                "psi", "omega"]
-_UNI = {g: (r"\ensuremath{\%s}" % n if n != "o" else "o") for g, n in zip(_GREEK, _GREEK_NAMES)}
-_UNI.update({"Γ": r"\ensuremath{\Gamma}", "Δ": r"\ensuremath{\Delta}", "Λ": r"\ensuremath{\Lambda}",
-             "Σ": r"\ensuremath{\Sigma}", "Φ": r"\ensuremath{\Phi}", "Ω": r"\ensuremath{\Omega}",
-             "Θ": r"\ensuremath{\Theta}", "Π": r"\ensuremath{\Pi}", "Ψ": r"\ensuremath{\Psi}",
-             "ς": r"\ensuremath{\varsigma}", "ϕ": r"\ensuremath{\phi}",
-             "≈": r"\ensuremath{\approx}", "≤": r"\ensuremath{\le}", "≥": r"\ensuremath{\ge}",
-             "≠": r"\ensuremath{\ne}", "±": r"\ensuremath{\pm}", "×": r"\ensuremath{\times}",
-             "·": r"\ensuremath{\cdot}", "→": r"\ensuremath{\to}", "←": r"\ensuremath{\leftarrow}",
-             "⇒": r"\ensuremath{\Rightarrow}", "∞": r"\ensuremath{\infty}", "∑": r"\ensuremath{\sum}",
-             "∏": r"\ensuremath{\prod}", "√": r"\ensuremath{\surd}", "∈": r"\ensuremath{\in}",
-             "∂": r"\ensuremath{\partial}", "∇": r"\ensuremath{\nabla}", "⊗": r"\ensuremath{\otimes}",
-             "⟨": r"\ensuremath{\langle}", "⟩": r"\ensuremath{\rangle}", "∝": r"\ensuremath{\propto}",
-             "∼": r"\ensuremath{\sim}", "≪": r"\ensuremath{\ll}", "≫": r"\ensuremath{\gg}",
-             "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''",
-             "…": r"\ldots{}", "′": r"\ensuremath{'}",      # sub- and superscripts: _SUB / _SUP below
-             "ℓ": r"\ensuremath{\ell}", "ξ": r"\ensuremath{\xi}",
-             "\u0303": r"\ensuremath{^{\sim}}", "ỹ": r"\ensuremath{\tilde y}", "÷": r"\ensuremath{\div}",
-             "‖": r"\ensuremath{\|}", "≡": r"\ensuremath{\equiv}",
-             "✅": "", "❌": "", "⚠": "", "❔": "", "\ufe0f": "", "¶": r"\P{}", "⭐": "*",
-             "°": r"\ensuremath{^\circ}", "«": r"\guillemotleft{}", "»": r"\guillemotright{}",
-             "⟂": r"\ensuremath{\perp}", "⊥": r"\ensuremath{\perp}", "∓": r"\ensuremath{\mp}",
-             "½": r"\ensuremath{\tfrac12}", "¼": r"\ensuremath{\tfrac14}", "¾": r"\ensuremath{\tfrac34}", "•": r"\textbullet{}", "\u00a0": "~", "\t": " "})
-
-
-def _is_cjk(ch: str) -> bool:
-    o = ord(ch)
-    return (0x4E00 <= o <= 0x9FFF or 0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF
-            or 0x3400 <= o <= 0x4DBF or 0x2E80 <= o <= 0x2EFF)
-
-
-_ACCENTS = {"\u0304": r"\bar", "\u0303": r"\tilde", "\u0302": r"\hat", "\u0307": r"\dot", "\u0308": r"\ddot",
-            "\u0301": r"\acute", "\u0300": r"\grave", "\u030c": r"\check", "\u0306": r"\breve"}
-
-
-def _accented(ch: str) -> str | None:
-    """Math for a precomposed accented letter (``ȳ`` → ``\\bar{y}``), or None.
-
-    >>> _accented("ȳ"), _accented("é"), _accented("y")
-    ('\\\\bar{y}', '\\\\acute{e}', None)
-    """
-    import unicodedata
-    nfd = unicodedata.normalize("NFD", ch)
-    if len(nfd) == 2 and nfd[1] in _ACCENTS and ord(nfd[0]) < 128:
-        return _ACCENTS[nfd[1]] + "{" + nfd[0] + "}"
-    return None
-
-
-_SUB = {"₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9",
-        "ₖ": "k", "ᵢ": "i", "ⱼ": "j", "ₘ": "m", "ₙ": "n", "ₜ": "t", "₊": "+", "₋": "-"}
-_SUP = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9",
-        "⁻": "-", "⁺": "+", "ᵀ": r"\top ", "ⁿ": "n"}
-
-
-def _script_run(text: str, k: int):
-    """If ``text[k]`` starts a run of Unicode sub- or superscripts, ``(math, end)``: ``G₁₂`` → ``_{12}`` (one
-    script, never ``_1_2``, which TeX rejects as a double subscript); else None."""
-    for table, op in ((_SUB, "_"), (_SUP, "^")):
-        if text[k] in table:
-            j = k
-            while j < len(text) and text[j] in table:
-                j += 1
-            return op + "{" + "".join(table[c] for c in text[k:j]).strip() + "}", j
-    return None
-
-
-def tex_escape(text: str) -> str:
-    """Escape plain text for LaTeX (CJK passes through for the CJK environment).
-
-    >>> tex_escape("a_1 ≈ 0.6 & 50%")
-    'a\\\\_1 \\\\ensuremath{\\\\approx} 0.6 \\\\& 50\\\\%'
-    """
-    out = []
-    text = str(text)
-    skip_to = 0
-    for k, ch in enumerate(text):
-        if k < skip_to:
-            continue
-        if ch == "\u0303":                       # combining tilde: handled with the preceding letter
-            continue
-        run = _script_run(text, k)
-        if run is not None:
-            out.append(r"\ensuremath{" + run[0] + "}")
-            skip_to = run[1]
-            continue
-        if k + 1 < len(text) and text[k + 1] == "\u0303":
-            inner = _UNI.get(ch, ch)
-            inner = inner[len(r"\ensuremath{"):-1] if inner.startswith(r"\ensuremath{") else inner
-            out.append(r"\ensuremath{\tilde{" + inner + "}}")
-            continue
-        if ch in _TEX_SPECIAL:
-            out.append(_TEX_SPECIAL[ch])
-        elif ord(ch) < 128 or _is_cjk(ch):
-            out.append(ch)
-        elif ch in _UNI:
-            out.append(_UNI[ch])
-        elif _accented(ch) is not None:
-            out.append(r"\ensuremath{" + _accented(ch) + "}")
-        else:
-            out.append(r"\textsf{[U+%04X]}" % ord(ch))
-    return "".join(out)
-
-
-def _math_atom(text: str) -> str:
-    """Text of a math atom: Unicode letters to commands, nothing escaped as prose."""
-    out = []
-    skip_to = 0
-    for k, ch in enumerate(text):
-        if k < skip_to:
-            continue
-        run = _script_run(text, k)
-        if run is not None:
-            out.append(run[0])
-            skip_to = run[1]
-        elif ch in _UNI and _UNI[ch].startswith(r"\ensuremath{"):
-            out.append(_UNI[ch][len(r"\ensuremath{"):-1] + " ")
-        elif ch == "*":
-            out.append(r"\ast ")
-        elif ord(ch) < 128:
-            out.append(ch)
-        elif _accented(ch) is not None:
-            out.append(_accented(ch))
-        else:                                    # never raw non-ASCII in math mode (inputenc maps it to text commands)
-            t = tex_escape(ch)
-            out.append(t if t.isascii() and t.isprintable() and "\\" not in t else r"\mbox{" + t + "}")
-    return "".join(out).replace(" _", "_").replace(" ^", "^").strip()
-
-
-_MATH = re.compile(r"(\$[^$]+\$)")
-_CODE = re.compile(r"(`[^`]+`)")
-_SCRIPT = re.compile(r"(?<![\w\\])([^\W\d_][\w]*?|(?<=[)\]]))([_^])(\{[^{}$]*\}|[0-9A-Za-z]+(?:[*+\-][0-9A-Za-z]+)?)")
-
-
-def _scripts(seg: str) -> str:
-    """Escape prose, typesetting ``x_ab`` / ``x^2`` / ``x_{...}`` tokens as math."""
-    out, last = [], 0
-    for m in _SCRIPT.finditer(seg):
-        out.append(tex_escape(seg[last:m.start()]))
-        base, op, sub = m.groups()
-        sub = sub[1:-1] if sub.startswith("{") else sub
-        out.append(r"\ensuremath{" + _math_atom(base) + op + "{" + _math_atom(sub) + "}}")
-        last = m.end()
-    out.append(tex_escape(seg[last:]))
-    return "".join(out)
-
-
-def tex_text(text: str) -> str:
-    """Our prose to LaTeX: ``$...$`` is math, `code` is monospace, **bold**, scripts become math."""
-    res = []
-    for part in _MATH.split(str(text)):
-        if part.startswith("$") and part.endswith("$") and len(part) > 2:
-            res.append(part)
-            continue
-        for piece in _CODE.split(part):
-            if piece.startswith("`") and piece.endswith("`") and len(piece) > 2:
-                res.append(r"\texttt{" + tex_escape(piece[1:-1]) + "}")
-            else:
-                seg = _scripts(piece)
-                seg = re.sub(r"\*\*([^*]+)\*\*", lambda m: r"\textbf{" + m.group(1) + "}", seg)
-                res.append(seg)
-    return "".join(res)
+__all__ = ["latex_report", "compile_pdf", "tex_escape", "tex_text", "tex_table", "report_formulas"]
 
 
 _COLOUR = {"confirmed": "green!45!black", "refuted": "red!70!black", "inconsistent": "orange!80!black",
@@ -203,41 +42,73 @@ def _anchor(cid: str) -> str:
     return "claim:" + cid
 
 
-def _claim_tex(i, c, led, files) -> list:
+_TABLE_END = [r"\bottomrule", r"\end{longtable}}"]
+
+
+def tex_table(columns: list, header: list) -> str:
+    r"""The opening of a ``longtable`` (``\small``) whose columns wrap and add up to the line width.
+
+    ``columns``: ``(kind, fraction)`` per column, ``kind`` ``"p"`` (a ragged-right paragraph column taking
+    ``fraction`` of ``\linewidth``, padding included) or a fixed column letter (``"l"``, ``"r"``, fraction None);
+    ``header``: the column titles (plain text). The header repeats on every page.
+    """
+    spec = "".join(r">{\raggedright\arraybackslash}p{\dimexpr " + f"{w:.3f}" + r"\linewidth-2\tabcolsep}"
+                   if kind == "p" else kind for kind, w in columns)
+    return "\n".join([r"{\small\begin{longtable}{" + spec + "}", r"\toprule",
+                      " & ".join(tex_escape(h) for h in header) + r"\\", r"\midrule", r"\endhead"])
+
+
+def report_formulas(led) -> list:
+    """``(claim id, kind, formula)`` for every formula the LaTeX report of ``led`` typesets: ``kind``
+    ``"seed"`` (the quoted seed text and the fragment checked) or ``"derivation"`` (the claim's derivations)."""
+    out = []
+    for c in led.claims:
+        for line in c.quote.split("\n"):
+            out += [(c.id, "seed", f) for f in formulas_in(line, "quote")]
+        out += [(c.id, "seed", f) for f in formulas_in(c.fragment or "", "text")]
+        out += [(c.id, "derivation", _derivation(eq)) for eq in c.derivation]
+    return out
+
+
+def _derivation(eq: str) -> Formula:
+    body = r"\begin{aligned}" + eq + r"\end{aligned}" if r"\\" in eq else eq
+    return Formula(body, True, "text", eq)
+
+
+def _subclaims_tex(c, files) -> list:
+    L = [tex_table([("p", 0.25), ("p", 0.14), ("p", 0.17), ("p", 0.44)], ["sub-claim", "rule", "verdict", "finding"])]
+    for s in c.subclaims:
+        st = tex_text(s.statement) + (r" \emph{(reading: " + tex_text(s.reading) + ")}" if s.reading else "")
+        if files.get(s.id):
+            st += r" \emph{Data:} " + ", ".join(tex_code(Path(p).name) for p in files[s.id])
+        L.append(f"{st} & {tex_escape(s.rule)} & {_v(s.verdict)} & {tex_text(s.reason)}\\\\")
+    return L + _TABLE_END
+
+
+def _claim_tex(i, c, files, check) -> list:
     L = [r"\subsection*{\hypertarget{" + _anchor(c.id) + "}{}" + f"{i}. " + tex_text(c.title) + "}",
-         r"\textbf{Verdict:} " + _v(c.verdict) + r" --- id \texttt{" + tex_escape(c.id) + "} --- seed lines "
+         r"\textbf{Verdict:} " + _v(c.verdict) + r" --- id " + tex_code(c.id) + " --- seed lines "
          + f"{c.lines[0]}--{c.lines[1]}" + (" --- conventions " + tex_escape(", ".join(c.conventions))
                                             if c.conventions else ""), ""]
     if c.scope:
         L += [r"\textbf{Scope.} " + tex_text(c.scope), ""]
     L += [r"\textit{Seed text (verbatim):}", r"\begin{quote}\small"]
-    L += [tex_escape(line) + r"\\" for line in c.quote.split("\n") if line.strip()]
+    L += [seed_tex(line, check, "quote") + r"\par" for line in c.quote.split("\n") if line.strip()]
     L += [r"\end{quote}"]
     if c.fragment:
-        L += [r"Fragment checked: " + tex_escape("«" + c.fragment + "»"), ""]
+        L += [r"Fragment checked: «" + seed_tex(c.fragment, check, "text") + "»", ""]
     L += [r"\textbf{Statement as tested.} " + tex_text(c.statement), "",
           r"\textbf{Finding.} " + tex_text(c.reason), ""]
     if c.error:
         L += [r"\textbf{Error while computing this claim} (see results.json).", ""]
     if c.subclaims:
-        L += [r"{\small\begin{longtable}{p{4.2cm}p{1.7cm}p{1.9cm}p{7.6cm}}", r"\toprule",
-              r"sub-claim & rule & verdict & finding\\", r"\midrule", r"\endhead"]
-        for s in c.subclaims:
-            st = tex_text(s.statement) + (r" \emph{(reading: " + tex_text(s.reading) + ")}" if s.reading else "")
-            if files.get(s.id):
-                st += r" \emph{Data:} " + ", ".join(r"\texttt{" + tex_escape(Path(p).name) + "}" for p in files[s.id])
-            L.append(f"{st} & {tex_escape(s.rule)} & {_v(s.verdict)} & {tex_text(s.reason)}\\\\")
-        L += [r"\bottomrule", r"\end{longtable}}"]
+        L += _subclaims_tex(c, files)
     if c.self_checks:
         L += [r"\textbf{Self-checks.} " + tex_text("; ".join(
             f"{s.name}: {'passed' if s.passed else 'FAILED'} ({s.statistic_name} = {fmt(s.statistic)}"
             + (f", p = {fmt(s.p_value)}" if s.p_value is not None else "") + ")" for s in c.self_checks)), ""]
     if c.derivation:
-        L += [r"\textbf{Derivation.}"]
-        for eq in c.derivation:
-            multi = r"\\" in eq
-            L += [r"\begin{equation*}"] + ([r"\begin{aligned}"] if multi else []) + [eq] + \
-                 ([r"\end{aligned}"] if multi else []) + [r"\end{equation*}"]
+        L += [r"\textbf{Derivation.}"] + [formula_tex(f, check.verdict(f)) for f in map(_derivation, c.derivation)]
     if c.notes:
         L += [r"\textbf{Method.} " + tex_text(" ".join(c.notes)), ""]
     for f in c.figures:
@@ -259,11 +130,11 @@ def _reconciliation_tex(led) -> list:
               (" --- " + tex_text(r["label"]) if r.get("label") else "") + ": "
               + tex_text(("found" if r["found"] else "not found") + f" ({r['evaluations']} evaluations). "
                          + r["interpretation"] + " Best setting: " + fmt_setting(r["best"]) + "."), "",
-              r"{\small\begin{longtable}{p{4cm}lllll}", r"\toprule",
-              r"target & stated & estimate & residual & tolerance & ratio\\", r"\midrule"]
+              tex_table([("p", 0.3)] + [("p", 0.14)] * 5,
+                        ["target", "stated", "estimate", "residual", "tolerance", "ratio"])]
         L += [f"{tex_text(x['target'])} & {tex_escape(x['stated'])} & {fmt(x['estimate'])} & {fmt(x['residual'])} & "
               f"{fmt(x['tolerance'])} & {fmt(x['in_tolerance_units'], 3)}\\\\" for x in r["residuals"]]
-        L += [r"\bottomrule", r"\end{longtable}}"]
+        L += _TABLE_END
     return L
 
 
@@ -271,14 +142,15 @@ def _breaks_tex(led) -> list:
     maps = [(c, a) for c in led.claims for a in c.assumptions if not a.get("error") and a.get("path")]
     if not maps:
         return []
-    L = [r"\subsection*{Where it breaks}", r"{\small\begin{longtable}{p{3cm}p{3.5cm}p{1.6cm}p{4.2cm}p{3.5cm}}",
-         r"\toprule", r"claim & assumption & stated & path & breaking point\\", r"\midrule"]
+    L = [r"\subsection*{Where it breaks}",
+         tex_table([("p", 0.17), ("p", 0.22), ("p", 0.08), ("p", 0.28), ("p", 0.25)],
+                   ["claim", "assumption", "stated", "path", "breaking point"])]
     for c, a in maps:
         bp = a["breaking_point"]
         where = (f"breaks at {a['violation']} = {bp['value']}" if bp["status"] == "breaks" else bp["status"])
-        L.append(r"\hyperlink{" + _anchor(c.id) + "}{" + tex_escape(c.id) + "} & " + tex_text(a["name"]) + " & "
+        L.append(r"\hyperlink{" + _anchor(c.id) + "}{" + tex_code(c.id) + "} & " + tex_text(a["name"]) + " & "
                  + ("yes" if a["stated"] else "no") + " & " + tex_text(a["path"]) + " & " + tex_text(where) + r"\\")
-    L += [r"\bottomrule", r"\end{longtable}}"]
+    L += _TABLE_END
     for c, a in maps:
         if a.get("figure"):
             f = a["figure"]
@@ -287,28 +159,47 @@ def _breaks_tex(led) -> list:
     return L
 
 
-def latex_report(led, files: dict | None = None) -> str:
-    """The LaTeX source of one finalized ledger's report."""
-    files = files or {}
-    cnt = led.counts()
-    L = [r"\documentclass[10pt]{article}",
-         r"\usepackage[margin=2cm]{geometry}",
-         r"\usepackage[T1]{fontenc}",
-         r"\usepackage{lmodern,amsmath,amssymb,bm,graphicx,longtable,booktabs,xcolor,caption,CJKutf8}",
-         r"\usepackage[hidelinks]{hyperref}",
-         r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
-         r"\pdftrailerid{}",
-         r"\begin{document}",
-         r"\begin{CJK}{UTF8}{gbsn}",
-         r"\section*{" + tex_text(led.title) + "}"]
+def _typesetting_tex(led, check) -> list:
+    """The section that says how the seed's mathematics was set: counts, and each formula shown as source."""
+    found = report_formulas(led)
+    seed = [f for _, kind, f in found if kind == "seed"]
+    if not found:
+        return []
+    verdicts = [(cid, kind, f, check.verdict(f)) for cid, kind, f in found]
+    failed = [(cid, kind, f, v) for cid, kind, f, v in verdicts if v.compiles is False]
+    scaled = sum(v.compiles is not False and v.fit == "scaled" for *_, v in verdicts)
+    text = (f"The quoted seed text holds {len(seed)} formulas ({len(set(seed))} distinct); with the "
+            f"{len(found) - len(seed)} derivation lines, each was compiled on its own (one group each, in one batch "
+            "document) before this report was written. ")
+    if all(v.compiles is None for *_, v in verdicts):
+        why = next((f"the check document did not compile (TeX: {v.error})" for *_, v in verdicts if v.error),
+                   "pdflatex was not found")
+        text = f"The quoted seed text holds {len(seed)} formulas; {why}, so they are typeset without a compile check. "
+    text += (f"{len(failed)} formula(s) shown as TeX source because they do not compile. Formulas wider than the "
+             f"line are broken across lines; {scaled} could not be broken within the line and are scaled to it.")
+    L = [r"\subsection*{Typesetting}", tex_escape(text), ""]
+    if failed:
+        L += [r"\begin{itemize}"] + [
+            r"\item " + tex_code(cid) + f" ({kind}): " + r"\tcsrc{" + source_tex(f) + "} --- TeX: " + tex_escape(v.error)
+            for cid, kind, f, v in failed] + [r"\end{itemize}"]
+    return L
+
+
+def _front_tex(led) -> list:
+    """Title, preliminary banner and provenance line (a referee letter goes right after these)."""
+    L = [r"\section*{" + tex_text(led.title) + "}"]
     if led.preliminary:
         L += [r"\fbox{\parbox{0.95\linewidth}{\textbf{" + tex_escape(PRELIMINARY.capitalize()) + r".} This report "
               r"comes from a quick run (small sizes); the verdicts of record are the paper-scale run's.}}", ""]
-    L += [tex_text(f"Seed summary `{led.seed_file}` (paper {led.paper}), key `{led.key}`, mode `{led.mode}`, run "
-                   f"seed `{led.seed}`. Generated by `theorycheck` --- regenerate, do not edit."), "",
-          r"\subsection*{Summary of findings}",
-          tex_escape(f"{len(led.claims)} claims: " + ", ".join(f"{cnt[v]} {v}" for v in VERDICTS if cnt[v])
-                     + (f", {cnt['withheld']} withheld" if cnt["withheld"] else "") + "."), ""]
+    return L + [tex_text(f"Seed summary `{led.seed_file}` (paper {led.paper}), key `{led.key}`, mode `{led.mode}`, "
+                         f"run seed `{led.seed}`. Generated by `theorycheck` --- regenerate, do not edit."), ""]
+
+
+def _summary_tex(led) -> list:
+    cnt = led.counts()
+    L = [r"\subsection*{Summary of findings}",
+         tex_escape(f"{len(led.claims)} claims: " + ", ".join(f"{cnt[v]} {v}" for v in VERDICTS if cnt[v])
+                    + (f", {cnt['withheld']} withheld" if cnt["withheld"] else "") + "."), ""]
     items = summary_items(led)
     if items:
         L += [r"\begin{itemize}"]
@@ -323,12 +214,17 @@ def latex_report(led, files: dict | None = None) -> str:
         L += [r"Beyond the verdicts:", r"\begin{itemize}"]
         L += [r"\item " + tex_escape(kind) + r" --- \hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "}: "
               + tex_text(text) for c, kind, text in extra] + [r"\end{itemize}"]
-    L += [r"\subsection*{Verdicts}", r"{\small\begin{longtable}{rp{7.2cm}lp{1.9cm}p{4.6cm}}", r"\toprule",
-          r"\# & claim & lines & verdict & scope\\", r"\midrule", r"\endhead"]
+    L += [r"\subsection*{Verdicts}",
+          tex_table([("p", 0.05), ("p", 0.40), ("p", 0.09), ("p", 0.17), ("p", 0.29)],
+                    ["#", "claim", "lines", "verdict", "scope"])]
     for i, c in enumerate(led.claims, 1):
         L.append(f"{i} & " + r"\hyperlink{" + _anchor(c.id) + "}{" + tex_text(c.title) + "} & "
                  + f"{c.lines[0]}--{c.lines[1]} & {_v(c.verdict)} & {tex_text(c.scope or '')}\\\\")
-    L += [r"\bottomrule", r"\end{longtable}}"]
+    return L + _TABLE_END
+
+
+def _decision_tex(led) -> list:
+    L = []
     if led.conventions:
         L += [r"\subsection*{Conventions}", r"\begin{description}"]
         L += [r"\item[" + i + "] " + tex_text(t) for i, t in led.conventions] + [r"\end{description}"]
@@ -345,13 +241,26 @@ def latex_report(led, files: dict | None = None) -> str:
     revs = [c for c in led.claims if c.revision]
     if revs:
         L += [r"\subsection*{Changes since the previous audit}", r"\begin{itemize}"]
-        L += [r"\item \hyperlink{" + _anchor(c.id) + "}{" + tex_escape(c.id) + "}: "
+        L += [r"\item \hyperlink{" + _anchor(c.id) + "}{" + tex_code(c.id) + "}: "
               + tex_text(f"{c.revision.get('previous', '?')} → {c.verdict or 'withheld'}. {c.revision.get('why', '')}")
               for c in revs] + [r"\end{itemize}"]
-    L += _reconciliation_tex(led) + _breaks_tex(led)
-    L += [r"\section*{Claims}"]
+    return L
+
+
+def latex_report(led, files: dict | None = None, check: FormulaCheck | None = None) -> str:
+    """The LaTeX source of one finalized ledger's report.
+
+    ``check``: the :class:`~theorycheck.report.texcheck.FormulaCheck` deciding how each formula is set (one
+    is made for this report when None; ``write_reports`` shares one across its reports).
+    """
+    files = files or {}
+    check = check if check is not None else FormulaCheck()
+    check.check(f for _, _, f in report_formulas(led))
+    L = list(PREAMBLE) + [r"\begin{document}", r"\begin{CJK}{UTF8}{gbsn}"]
+    L += _front_tex(led) + _summary_tex(led) + _decision_tex(led) + _reconciliation_tex(led) + _breaks_tex(led)
+    L += _typesetting_tex(led, check) + [r"\section*{Claims}"]
     for i, c in enumerate(led.claims, 1):
-        L += _claim_tex(i, c, led, files)
+        L += _claim_tex(i, c, files, check)
     L += [r"\end{CJK}", r"\end{document}"]
     return "\n".join(L) + "\n"
 
