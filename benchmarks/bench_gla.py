@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from theorycheck import adaptive_filters as af
-from theorycheck import gla
+from theorycheck.papers.gla import theory as gla
 from theorycheck.montecarlo import rngs
 from theorycheck.timing import best_time
 

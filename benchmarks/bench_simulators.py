@@ -12,7 +12,7 @@ loops, random-number generation, memory traffic). Timings are best of ``repeat``
   ``n = tau d^2`` feature rows of length ``p = d(d+1)`` — a Gram matrix in the smaller of the two
   spaces (``2 n p min(n, p)`` flops) and its Cholesky solve (``min(n,p)^3 / 3``); the BLAS-bound
   estimate times exactly those two operations with NumPy/SciPy.
-* **GLA recursion** (``theorycheck.gla.simulate_gla``): a sample is one prompt of ``n + 1``
+* **GLA recursion** (``theorycheck.papers.gla.theory.simulate.simulate_gla``): a sample is one prompt of ``n + 1``
   tokens. The recursion ``S_i = lam S_{i-1} + v_i k_i^T`` is, unrolled, a weighted sum of outer
   products, i.e. one batched GEMM ``(B, d+1, n+1) @ (B, n+1, d+1)`` (``2 (n+1)(d+1)^2`` flops per
   sample); the estimate times that batched matmul (token generation not included).
@@ -77,7 +77,7 @@ def _icl_rows(quick):
 
 
 def _gla_rows(quick):
-    from theorycheck import gla as G
+    from theorycheck.papers.gla.theory import simulate as G
     d, n, ns = (5, 50, 20_000) if quick else (10, 100, 100_000)
     L = np.eye(d)
     t_sim, _ = best_time(lambda: G.simulate_gla(0.8, 0.9, n, L, 1.0, 0.1, 0.05, n_samples=ns, seed=1, batch=5000),

@@ -1,5 +1,6 @@
-"""User-facing entry point: runs :mod:`theorycheck.derivations.gla_loss` (the derivation ships in the package)."""
-from theorycheck.derivations.gla_loss import main
+"""User-facing entry point: runs :mod:`theorycheck.papers.gla.derivations.gla_loss` (the derivation ships in the
+paper's package)."""
+from theorycheck.papers.gla.derivations.gla_loss import main
 
 if __name__ == "__main__":
     main()

@@ -115,7 +115,7 @@ def test_papers_and_derive_list(capsys, fake_plugin):
     out = capsys.readouterr().out
     assert "fake" in out and "gla" in out
     assert cli.main(["derive", "--list"]) == 0
-    assert "theorycheck.derivations.gla_loss" in capsys.readouterr().out
+    assert "theorycheck.papers.gla.derivations.gla_loss" in capsys.readouterr().out
 
 
 def test_derive_check_passed_before_is_not_repeated(tmp_path, fake_plugin, monkeypatch, capsys):

@@ -1,4 +1,5 @@
-"""Tests for paper 000: GLA under AR(1) drift (theorycheck.gla, theorycheck.adaptive_filters)."""
+"""Tests for paper 000: GLA under AR(1) drift (theorycheck.papers.gla.theory, re-exported as theorycheck.gla, and
+theorycheck.adaptive_filters)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,6 +12,8 @@ from scipy import optimize
 from theorycheck import adaptive_filters as af
 from theorycheck import gla
 from theorycheck import montecarlo as mc
+from theorycheck.models.attention import gla_forward
+from theorycheck.models.prompts import ar1_drift_prompts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,18 +91,18 @@ def test_zhang_frei_bartlett_limit(n, d):
 
 def test_zfb_symbolic_from_generated_module():
     import sympy as sp
-    from theorycheck.generated import gla_loss as gen
+    from theorycheck.papers.gla.generated import gla_loss as gen
     n, d = sp.symbols("n d", positive=True)
     assert sp.simplify(gen.stationary_train_error(n, d, 1, 0, 0) - d * (d + 1) / (n + d + 1)) == 0
 
 
 def test_lambda_one_is_linear_attention():
     rng = np.random.default_rng(1)
-    X, Y = gla._sample_tokens(rng, 20, 0.9, 5, np.eye(2), 1.0, 0.1, 0.0)
+    X, Y = ar1_drift_prompts(rng, 20, 0.9, 5, np.eye(2), 1.0, 0.1, 0.0)
     WV, WKQ = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
     Z = np.concatenate([X, np.concatenate([Y[:, :-1], np.zeros((20, 1))], axis=1)[:, :, None]], axis=2)
     la = np.einsum("ij,bjk,kl,bl->bi", WV, np.einsum("bti,btj->bij", Z, Z), WKQ, Z[:, -1])[:, 2]
-    assert np.allclose(gla._gla_forward(X, Y, 1.0, WKQ, WV), la, rtol=1e-12, atol=1e-12)
+    assert np.allclose(gla_forward(X, Y, 1.0, WKQ, WV), la, rtol=1e-12, atol=1e-12)
 
 
 def test_closed_forms_match_direct_sums():
@@ -229,17 +232,17 @@ def test_kalman_is_best_and_gla_stream_matches_exact():
 # ------------------------------------------------------------------ generated code
 def test_generated_module_is_up_to_date(tmp_path):
     from theorycheck import codegen
-    from theorycheck.derivations import gla_loss as derivation
+    from theorycheck.papers.gla.derivations import gla_loss as derivation
     with codegen.output_root(tmp_path):
         paths = derivation.main()
     for p in paths:
-        committed = ROOT / "theorycheck" / "generated" / Path(p).name
+        committed = ROOT / "theorycheck" / "papers" / "gla" / "generated" / Path(p).name
         assert Path(p).read_text() == committed.read_text(), f"{committed.name} is stale or hand-edited"
 
 
 def test_derivation_pairs_are_identities():
     import sympy as sp
-    from theorycheck.derivations import gla_loss as derivation
+    from theorycheck.papers.gla.derivations import gla_loss as derivation
     G, want = derivation.stationary_point_pair()
     assert (G - want).applyfunc(sp.simplify) == sp.zeros(2, 2)
     Lstar, want, _ = derivation.train_error_pair()
@@ -667,7 +670,7 @@ def test_every_result_has_assumptions_and_a_stress_path():
 def test_reliability_of_the_gla_area_and_baseline_coverage():
     import inspect
     from theorycheck import reliability as R
-    from theorycheck.reliability import gla as area
+    from theorycheck.papers.gla import fuzz as area
     mine = set()
     for mod in ("gla", "adaptive_filters"):
         m = __import__(f"theorycheck.{mod}", fromlist=["x"])

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gla
 from ...models.attention import gla_forward
-from ...models.prompts import ar1_drift_prompts
+from ...models.prompts import ar1_drift_prompts, drift_labels
 from ...verdicts import Estimate, rules
+from . import theory as gla
 from .common import batch_estimate
 from .registry import claims
 from .settings import CHOSEN_SIGMAS, N_EXP, SE2, SW2
@@ -204,7 +204,6 @@ def thm2_student_t(ctx, inv_nu):
     """Control variate: the Student-t prompts are the Gaussian ones with every token scaled by √((ν−2)/χ²_ν), with the
     same weights and label noise; E[e_Gauss] is the exact expression, so (e_t − e_Gauss)/L* estimates the relative
     deviation without bias and with a small variance."""
-    from ...models.prompts import drift_labels
     s = _T1
     N = _mc_prompts(ctx)
     d, n = 3, s["n"]

@@ -1,8 +1,8 @@
 r"""Claims of paper 000 from the summary to the experiment table (seed lines 13–57), in seed order.
 
 Each claim quotes its seed lines (and fragment), declares its rule's constants before computing,
-computes its evidence with :mod:`theorycheck.gla`, :mod:`theorycheck.models` and the derivation
-``theorycheck.derivations.gla_loss``, and hands it to :mod:`theorycheck.verdicts.rules`. Our own
+computes its evidence with the paper's theory (:mod:`.theory`), :mod:`theorycheck.models` and the derivation
+:mod:`.derivations.gla_loss`, and hands it to :mod:`theorycheck.verdicts.rules`. Our own
 consistency checks (exact formula against a Monte Carlo of the actual recursion, two numeric routes
 to one number) are self-checks, never sub-claims. The experimental claims (lines 58–89) are in
 :mod:`.experiments`; conventions, stated and chosen values and sizes in :mod:`.settings`.
@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 import sympy as sp
+from scipy import optimize
 
-from ... import gla
-from ...derivations import gla_loss as dgl
 from ...figures import new_figure
-from ...generated import gla_loss as gen
 from ...models.attention import gla_forward
 from ...models.prompts import ar1_drift_prompts
 from ...verdicts import rules, selfcheck
 from ..api import Derivation, Note
-from .common import batch_estimate, fmt_grid
+from . import theory as gla
+from .common import batch_estimate, error_curve, fmt_grid
+from .derivations import gla_loss as dgl
+from .generated import gla_loss as gen
 from .registry import claims
 from .settings import (CHOSEN_SIGMAS, CONVENTIONS, D_EXP, GAMMAS_EXP, N_EXP, NOISE_FREE_SCOPE, SE2, SW2,
                        noise_free_grid, sizes)
@@ -283,7 +284,6 @@ def thm1_effective_covariance(ctx):
                                seed=ctx.seed_for("000-thm1/mc-fixed"))
     yield selfcheck.agreement("recursion MSE at a fixed non-optimal Γ = exact loss L(Γ)", batch_estimate(e, sz["mc_batches"]),
                               gla.population_loss(Gam, 0.6, 0.9, 8, np.eye(2), 1.0, 0.1, 0.05))
-    from scipy import optimize
     lam, g, n, L, sw2, se2, noise = _flow_settings(ctx)[2]
     opt = gla.optimal_parameters(lam, g, n, L, sw2, se2, noise)
     res = optimize.minimize(lambda x: gla.population_loss(x.reshape(3, 3), lam, g, n, L, sw2, se2, noise), np.zeros(9),
@@ -387,11 +387,6 @@ def monotonicity_regimes(ctx):
     yield Derivation(r"\lambda\,(2D_1'B-D_1B')=\sum_{k>j}2(k-j)a_ka_j\lambda^{k+j}(\lambda^j\gamma^k-\lambda^k\gamma^j),\quad a_k=s_{n+1-k}")
 
 
-def _error_curve(g, n=N_EXP, d=D_EXP, sw2=SW2, se2=SE2, m=100):
-    lams = np.linspace(1.0 / m, 1.0, m)
-    return lams, np.array([gla.train_error(x, g, n, d, sw2, se2) for x in lams])
-
-
 @claims.claim("000-inverted-u", lines=(50, 50), conventions=["C1", "C4"],
               fragment="即误差对 $\\lambda$ 呈倒 U 形，最优遗忘因子取在 $\\lambda^*<1$ 而非 $\\lambda=1$",
               revision={"previous": "inconsistent",
@@ -403,13 +398,13 @@ def inverted_u(ctx):
     GAMMAS = (0.5, 0.8, 0.95)
     for g in GAMMAS:
         for label, se2 in (("σ_e² = 0.01", SE2), ("stationary σ_e² = 1 − γ²", 1 - g * g)):
-            lams, err = _error_curve(g, se2=se2)
+            lams, err = error_curve(g, se2=se2)
             yield rules.shape(f"the train error is inverted-U in λ (γ = {g}, {label})", lams, err, shape="unimodal-maximum",
                               scope=f"{EXP}, σ_w² = 1, {label} (signal-dominated regime), λ grid 0.01..1 (100 points), exact")
     fig, axes = new_figure(2, 1, width=4.4)
     axes = axes.ravel()
     for g in GAMMAS:
-        lams, err = _error_curve(g)
+        lams, err = error_curve(g)
         axes[0].plot(lams, err, label=f"γ={g}")
         axes[1].plot(lams, [gla.xi(x, g, N_EXP, D_EXP, SW2, SE2) for x in lams], label=f"γ={g}")
     axes[0].set(xlabel="λ", ylabel="train error (not halved)")
@@ -503,7 +498,7 @@ def experiment_inverted_u(ctx):
     LAMS_MC = (0.2, 0.5, 0.8, 1.0)     # Monte Carlo checkpoints of the exact curve
     sz = sizes(ctx)
     for g in (0.8, 0.95):
-        lams, err = _error_curve(g)
+        lams, err = error_curve(g)
         yield rules.shape(f"train / test loss inverted-U in λ (γ = {g})", lams, err, shape="unimodal-maximum",
                           scope=f"{EXP}, γ = {g}, λ grid 0.01..1 (100 points), exact population loss of the "
                                 "train-optimal weights (= the test loss on fresh prompts of the training law)",

@@ -1,11 +1,13 @@
-"""Small helpers shared by the claim modules of paper 000 (estimates, settings, figures)."""
+"""Small helpers shared by the claim modules of paper 000 (estimates, settings, figures, exact curves)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...verdicts import Estimate
+from .settings import D_EXP, N_EXP, SE2, SW2
+from .theory import train_error
 
-__all__ = ["batch_estimate", "fmt_grid"]
+__all__ = ["batch_estimate", "fmt_grid", "error_curve"]
 
 
 def batch_estimate(x, batches: int = 40) -> Estimate:
@@ -24,3 +26,15 @@ def batch_estimate(x, batches: int = 40) -> Estimate:
 def fmt_grid(values) -> str:
     """``{0.5, 0.8}``-style text for a grid in a scope."""
     return "{" + ", ".join(f"{v:g}" for v in values) + "}"
+
+
+def error_curve(g, n=N_EXP, d=D_EXP, sw2=SW2, se2=SE2, m=100):
+    """``(lams, errors)``: the exact train error (Λ = I_d, no label noise, not halved) at the ``m`` gates
+    λ = 1/m, 2/m, …, 1 for drift factor ``g`` (defaults: the experiments' d = 10, n = 100, σ_w² = 1, σ_e² = 0.01).
+
+    >>> lams, err = error_curve(0.9, m=4)
+    >>> lams.tolist(), bool(err[2] < err[3])
+    ([0.25, 0.5, 0.75, 1.0], True)
+    """
+    lams = np.linspace(1.0 / m, 1.0, m)
+    return lams, np.array([train_error(x, g, n, d, sw2, se2) for x in lams])

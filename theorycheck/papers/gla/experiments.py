@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gla
 from ...figures import new_figure
 from ...models.attention import gla_stack_loss_and_grad
 from ...models.filters import kalman_errors, lms_errors, lms_reference_errors, rls_direct_errors, rls_errors
@@ -16,12 +15,14 @@ from ...models.prompts import ar1_stream
 from ...verdicts import Estimate, rules, selfcheck
 from ..api import Note
 from . import fixtures  # noqa: F401  (registers the fixtures)
-from .claims import _error_curve, full_loss_selfchecks
-from .common import fmt_grid
+from . import theory as gla
+from .claims import full_loss_selfchecks
+from .common import error_curve, fmt_grid
 from .fixtures import LANDSCAPE_MODEL
+from .reconciliation import DIVERGED, MODEL_MARGIN_REL, FilterModel
 from .registry import claims
-from .settings import (CHOSEN_SIGMAS, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, N_EXP, N_STACK, SE2, SW2,
-                       T_FILTER, sizes)
+from .settings import (CHOSEN_SIGMAS, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, N_EXP, N_STACK,
+                       NOISE_FREE_SCOPE, SE2, SW2, T_FILTER, noise_free_grid, sizes)
 
 __all__ = ["claims"]
 
@@ -91,12 +92,10 @@ def _rec_chosen(rf):
 
 def _held(v):
     """Per-run values of a held-out method (None: a run diverged → the stand-in error, exact)."""
-    from .reconciliation import DIVERGED
     return Estimate.exact(DIVERGED, label="diverged") if v is None else Estimate.from_samples(v)
 
 
 def _held_diff(a, b):
-    from .reconciliation import DIVERGED
     if a is None or b is None:
         return Estimate.exact(DIVERGED if a is None else -DIVERGED)
     return Estimate.from_samples(a - b)
@@ -104,8 +103,6 @@ def _held_diff(a, b):
 
 def _channel_selfchecks(ctx, best):
     """The reconciliation's model = the filters run on the combined labels (the channel decomposition is exact)."""
-    from ...models.filters import lms_errors, rls_errors
-    from .reconciliation import FilterModel
     d = int(best["d"])
     fm = FilterModel(8 * d / 10.0)                         # 8 streams at the setting's d
     p = dict(best, window="all steps", normalisation="raw", rls_delta=0.01)   # P₀ = 100 I: the initialisation matters
@@ -131,7 +128,6 @@ def _channel_selfchecks(ctx, best):
                                "the toolkit's a priori choices; 'GLA is lower' is decided at that same setting."})
 def lms_rls_numbers(ctx, reconciled_filters):
     """At γ = 0.8: LMS = 0.264 and RLS = 0.256, and GLA is lower."""
-    from .reconciliation import MODEL_MARGIN_REL
     rf = reconciled_filters
     yield rf["rec"]
     h = rf["heldout"][0.8]
@@ -279,7 +275,6 @@ def lambda_star_below_1(ctx):
     """The optimal forgetting factor λ* is markedly smaller than 1."""
     GAMMAS = (0.8, 0.9, 0.95, 0.975)        # the γ's of the experiments (lines 58, 65, 72)
     marked = 1.0 - 1.0 / N_EXP               # 'markedly': memory 1/(1 − λ*) shorter than the prompt (n tokens)
-    from .settings import NOISE_FREE_SCOPE, noise_free_grid
     res = [gla.optimal_lambda(p["gamma"], p["n"], p["d"], p["sigma_w2"], p["sigma_e2"], grid_size=101)
            for p in noise_free_grid()]
     yield rules.inequality("λ* < 1, with a lower error than λ = 1", [r.error for r in res], "<",
@@ -327,7 +322,6 @@ def gla_below_filters(ctx, filters):
 def drift_gap_trend(ctx, reconciled_filters):
     """The stronger the drift the larger the gap: as γ rises from 0.8 to 0.975 the LMS/RLS errors deteriorate quickly
     (RLS reaches 1.29 at γ = 0.975) while GLA keeps a lower error."""
-    from .reconciliation import MODEL_MARGIN_REL
     rf = reconciled_filters
     s8 = gla.drift_statistics(0.8, N_EXP, SW2, SE2)["step"]
     s9 = gla.drift_statistics(0.975, N_EXP, SW2, SE2)["step"]
@@ -445,7 +439,7 @@ def inverted_u_highlight(ctx):
                             b_label="interior minima implied by 'neither λ = 1 nor too much forgetting'",
                             scope="the sentence itself")
     for g in (0.8, 0.95):
-        lams, err = _error_curve(g)
+        lams, err = error_curve(g)
         yield rules.shape(f"the train error is inverted-U in λ (γ = {g})", lams, err, shape="unimodal-maximum",
                           scope=f"d = {D_EXP}, n = {N_EXP}, σ_w² = 1, σ_e² = 0.01 (signal-dominated), λ grid 0.01..1, exact")
     gs = (0.5, 0.8, 0.9, 0.95, 0.975)

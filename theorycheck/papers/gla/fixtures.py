@@ -1,7 +1,7 @@
 """Shared computations of paper 000 (each parameter is one task of the run engine).
 
 * ``filters`` (per γ of the filter experiment): GLA against tuned LMS / RLS and the Kalman filter on
-  AR(1) streams of length 1000 (:func:`theorycheck.gla.simulate_filter_benchmark`).
+  AR(1) streams of length 1000 (:func:`theorycheck.papers.gla.theory.simulate.simulate_filter_benchmark`).
 * ``stack`` (per depth): a multi-layer GLA trained on a fixed training set and evaluated on fresh
   prompts; training and test prompts are the same for every depth (paired comparisons).
 * ``landscape`` (per (d, σ)): gradient flows of the exact full-parameter loss from random Gaussian
@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import gla
 from ...models.attention import gla_stack_forward
 from ...models.prompts import ar1_drift_prompts
+from ...reconcile import reconcile
+from . import reconciliation as R
+from . import theory as gla
 from .registry import claims
 from .settings import (BETAS_FULL, BETAS_QUICK, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, MUS_FULL,
                        MUS_QUICK, N_STACK, SE2, STACK_ADAM_LR, STACK_BATCH, STACK_RESTARTS, STACK_GD_LR, STACK_INIT, SW2, T_FILTER, sizes)
@@ -104,8 +106,6 @@ def landscape(ctx, param):
 
 @claims.fixture
 def reconciled_filters(ctx):
-    from ...reconcile import reconcile
-    from . import reconciliation as R
     sz = R.sizes(ctx.quick)
     model = R.FilterModel(sz["runs"])
     rec = reconcile(model, R.FREE, R.TARGETS, budget=sz["budget"], seed=ctx.seed_for("000-reconcile/search"))

@@ -10,23 +10,26 @@ import math
 
 import numpy as np
 
-from ...selftest import Mutant
+from ...models import attention as A
+from ...models import filters as F
+from ...models import prompts as P
+from ..api import Mutant
+from .generated import gla_loss as gen
+from .theory import errors, flows, sums
 
 __all__ = ["MUTANTS"]
 
 
 def _exponent_shift(p):
-    from ... import gla as G
-    orig = G.moment_sums
+    orig = sums.moment_sums
 
     def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method="auto"):
         s = orig(lam, gamma, n, sigma_w2, sigma_e2, method)
-        return G.GLASums(s.D1 / lam, s.B / lam ** 2, s.A2 / lam ** 2, s.N0 / lam ** 2, s.s_q, s.method)
-    p.replace(G, "moment_sums", moment_sums)
+        return sums.GLASums(s.D1 / lam, s.B / lam ** 2, s.A2 / lam ** 2, s.N0 / lam ** 2, s.s_q, s.method)
+    p.replace(sums, "moment_sums", moment_sums)
 
 
 def _gate_order(p):
-    from ...models import attention as A
     orig = A.gla_forward
 
     def gla_forward(X, Y, lam, W_KQ, W_V):
@@ -35,35 +38,29 @@ def _gate_order(p):
 
 
 def _halved(p):
-    from ... import gla as G
-    orig = G.train_error
+    orig = errors.train_error
 
     def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False):
         return orig(lam, gamma, n, d, sigma_w2, sigma_e2, noise, halved=True)     # BUG: always halved
-    p.replace(G, "train_error", train_error)
+    p.replace(errors, "train_error", train_error)
 
 
 def _tilde_sign(p):
-    from ... import gla as G
-
     def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0):
         L = np.asarray(Lambda, dtype=float)
-        s = G.moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+        s = sums.moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
         kappa = s.B * float(np.trace(L)) + noise * s.N0
         return (1.0 + s.B / s.A2) * L - (kappa / s.A2) * np.eye(L.shape[0])       # BUG: sign
-    p.replace(G, "effective_covariance", effective_covariance)
+    p.replace(errors, "effective_covariance", effective_covariance)
 
 
 def _d2_factor(p):
-    from ... import gla as G
-
     def train_error_from_sums(D1, B, A2, N0, s_q, d, noise):
         return d * s_q + noise - d * D1 ** 2 / (A2 + d * B + noise * N0)               # BUG: d, not d + 1
-    p.setattr(G._gen, "train_error_from_sums", train_error_from_sums)
+    p.replace(gen, "train_error_from_sums", train_error_from_sums)
 
 
 def _drift_std(p):
-    from ...models import prompts as P
 
     def drift_labels(rng, X, gamma, sigma_w2, sigma_e2, noise, *, task_scales=None):
         T, runs, d = X.shape
@@ -77,7 +74,6 @@ def _drift_std(p):
 
 
 def _query_leak(p):
-    from ...models import attention as A
 
     def gla_forward(X, Y, lam, W_KQ, W_V):
         size, T, d = X.shape
@@ -91,7 +87,6 @@ def _query_leak(p):
 
 
 def _rls_forgetting(p):
-    from ...models import filters as F
     orig = F.rls_errors
 
     def rls_errors(X, Y, beta, delta=1.0):
@@ -100,7 +95,6 @@ def _rls_forgetting(p):
 
 
 def _nlms(p):
-    from ...models import filters as F
 
     def lms_errors(X, Y, mu):
         X, Y = F.check_streams(X, Y)
@@ -116,7 +110,6 @@ def _nlms(p):
 
 
 def _kalman_no_gamma(p):
-    from ...models import filters as F
     orig = F.kalman_errors
 
     def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=False):
@@ -143,7 +136,6 @@ def _kalman_no_gamma(p):
 
 
 def _stream_gate(p):
-    from ...models import attention as A
 
     def gla_stream_errors(X, Y, lam, Gamma):
         T, R, d = X.shape
@@ -158,7 +150,6 @@ def _stream_gate(p):
 
 
 def _residual_gain(p):
-    from ...models import filters as F
     orig = F.rls_residuals
 
     def rls_residuals(X, Y, beta, delta=1.0, return_estimate=False):
@@ -167,8 +158,6 @@ def _residual_gain(p):
 
 
 def _full_loss_query(p):
-    from ... import gla as G
-
     def _full_loss(u, v, A, b, k):
         Gm = v * A.T + np.outer(b, u)
         Lred = k["h0"] * np.sum(Gm * Gm) - 2 * k["D1"] * np.trace(Gm) + k["c0"]
@@ -180,11 +169,10 @@ def _full_loss_query(p):
         ET2 = v * v * (b @ b) * k["K2"]
         ET12 = v * ((u @ A @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * np.trace(A) + 2 * (u @ M @ b)) * k["Ey"])
         return Lred + ET1 + 2 * ET12 + ET2
-    p.replace(G, "_full_loss", _full_loss)
+    p.replace(flows, "_full_loss", _full_loss)
 
 
 def _stack_grad(p):
-    from ...models import attention as A
 
     def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
         cache = []

@@ -38,6 +38,7 @@ from ...models.attention import gla_stream_errors
 from ...models.filters import lms_residuals, rls_residuals
 from ...reconcile import Parameter, Target
 from ...verdicts import Estimate
+from . import theory as gla
 
 __all__ = ["FREE", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "sizes", "FilterModel",
            "DIVERGED", "DIVERGENCE_FACTOR", "MU_GRID", "BETA_GRID", "runs_for", "heldout"]
@@ -245,7 +246,6 @@ def heldout(params: dict, seed: int, runs: int) -> dict:
     """Fresh streams (``seed``, independent of the search's) at a fixed setting: per-run normalised window errors
     of LMS, RLS and the single-layer GLA at its exact optimum for prompt length T − 1 (λ*, Γ*; as a streaming
     predictor), at both γ; the same streams for all methods (paired). Returns ``{γ: {method: array or None}}``."""
-    from ... import gla
     fm = FilterModel(runs * int(params["d"]) / 10.0)          # exactly ``runs`` streams at the setting's d
     out = {}
     for gamma in GAMMAS:

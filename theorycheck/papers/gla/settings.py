@@ -6,6 +6,8 @@ failure under them is "not reproduced", never "refuted").
 """
 from __future__ import annotations
 
+from .reconciliation import sizes as _reconcile_sizes
+
 CONVENTIONS = [
     ("C1", "Model (seed line 44): $w_0\\sim N(0,\\sigma_w^2 I_d)$; $w_i=\\gamma w_{i-1}+e_i$, "
            "$e_i\\sim N(0,\\sigma_e^2 I_d)$ for $i=1..n+1$; $x_i\\sim N(0,\\Lambda)$; $y_i=\\langle w_i,x_i\\rangle$. "
@@ -111,7 +113,3 @@ def sizes(ctx) -> dict:
         "stress_mc_prompts": 20_000 if q else 200_000,
     }
 
-
-def _reconcile_sizes(quick):
-    from .reconciliation import sizes as rs
-    return rs(quick)
