@@ -1,4 +1,5 @@
-"""Timings of theorycheck.nonlinear / theorycheck.hermite (benchmarks only; never used as evidence).
+"""Timings of paper 004's theory (theorycheck.papers.nonlinear.theory) / theorycheck.hermite (benchmarks only;
+never used as evidence).
 
 Rows ``{"name", "value", "unit", "note"}``:
 
@@ -28,8 +29,10 @@ import sys
 import numpy as np
 import sympy as sp
 
-from theorycheck import nonlinear as nl
 from theorycheck.hermite import hermite_coefficients
+from theorycheck.models.attention import reduced_features
+from theorycheck.models.prompts import context_statistics
+from theorycheck.papers.nonlinear import theory as nl
 from theorycheck.timing import best_time
 
 
@@ -47,13 +50,13 @@ def run(quick: bool = True) -> list[dict]:
     xq = rng.standard_normal((n, d))
     U = rng.standard_normal((n, d))
     S = rng.standard_normal(n)
-    t = best_time(lambda: nl._features(xq, U, S), repeat=2)[0]
+    t = best_time(lambda: reduced_features(xq, U, S), repeat=2)[0]
     rows.append({"name": f"features_d{d}", "value": t, "unit": "s", "note": f"{n} x {d * (d + 1)} design matrix"})
     _, fn = nl.teacher("tanh")
     m = 500 if quick else 2000
     W = rng.standard_normal((m, 32))
     for method in ("projected", "direct"):
-        t = best_time(lambda: nl.context_statistics(fn, W, 1280, 0.1, np.random.default_rng(1), method), 1)[0]
+        t = best_time(lambda: context_statistics(fn, W, 1280, 0.1, np.random.default_rng(1), method), 1)[0]
         rows.append({"name": f"context_statistics_{method}", "value": t, "unit": "s",
                      "note": f"{m} prompts, d = 32, l = 1280 (Figure 2, alpha = 40)"})
     t = best_time(lambda: [nl.e_icl_linear(tau, 2.0, 2.0, 0.1) for tau in np.linspace(0.1, 3, 100) if tau != 1], 2)[0]
@@ -72,7 +75,7 @@ def run(quick: bool = True) -> list[dict]:
     from theorycheck.models.ridge import fit_prefixes, fit_prefixes_factored
     ns = sorted({int(round(t * d * d)) for t in (0.5, 0.75, 0.9, 1.1, 1.5, 2.0)})
     Z = np.column_stack([U[:max(ns)], S[:max(ns)]])
-    t_exp = best_time(lambda: fit_prefixes(nl._features(xq[:max(ns)], U[:max(ns)], S[:max(ns)]), S[:max(ns)], ns, d,
+    t_exp = best_time(lambda: fit_prefixes(reduced_features(xq[:max(ns)], U[:max(ns)], S[:max(ns)]), S[:max(ns)], ns, d,
                                            0.0), 1)[0]
     t_fac = best_time(lambda: fit_prefixes_factored(xq[:max(ns)], Z, S[:max(ns)], ns, d, 0.0), 1)[0]
     rows.append({"name": f"solver_explicit_features_d{d}", "value": t_exp, "unit": "s",

@@ -7,7 +7,7 @@ the simulator's core floating-point work in BLAS, and report the ratio
 loops, random-number generation, memory traffic). Timings are best of ``repeat`` runs
 (``time.perf_counter``); they live only here, never in claim evidence.
 
-* **Reduced linear attention** (``theorycheck.nonlinear.simulate_icl``, one trial): a sample is
+* **Reduced linear attention** (``theorycheck.papers.nonlinear.theory.simulate_icl``, one trial): a sample is
   one prompt (pretraining or test). Core arithmetic: the ridge / min-norm fit on
   ``n = tau d^2`` feature rows of length ``p = d(d+1)`` — a Gram matrix in the smaller of the two
   spaces (``2 n p min(n, p)`` flops) and its Cholesky solve (``min(n,p)^3 / 3``); the BLAS-bound
@@ -49,7 +49,7 @@ def _gemm_rate(n):
 
 
 def _icl_rows(quick):
-    from theorycheck import nonlinear as N
+    from theorycheck.papers.nonlinear import theory as N
     d, alpha, kappa, tau, n_test = (24, 2.0, 2.0, 2.0, 1000) if quick else (40, 2.0, 2.0, 2.0, 2000)
     n, p = int(round(tau * d * d)), d * (d + 1)
     t_sim, _ = best_time(lambda: N.simulate_icl("sin", d, alpha, kappa, tau, 0.1, trials=1, seed=1, n_test=n_test),

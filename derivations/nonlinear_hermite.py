@@ -1,5 +1,6 @@
-"""User-facing entry point: runs :mod:`theorycheck.derivations.nonlinear_hermite` (the derivation ships in the package)."""
-from theorycheck.derivations.nonlinear_hermite import main
+"""User-facing entry point: runs :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_hermite`
+(the derivation ships in the package)."""
+from theorycheck.papers.nonlinear.derivations.nonlinear_hermite import main
 
 if __name__ == "__main__":
     main()

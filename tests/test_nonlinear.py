@@ -1,6 +1,6 @@
-"""theorycheck.nonlinear: rho's, the linear-ICL formulas and their limits, the a1 = 0 branch,
-Result 1, the simulator of the actual predictor and the helpers of the paper-004 checks. Monte Carlo
-comparisons are Student t at a stated α (df from the number of independent trials or samples).
+"""theorycheck.papers.nonlinear.theory (re-exported by theorycheck.nonlinear): rho's, the linear-ICL formulas and
+their limits, the a1 = 0 branch, Result 1, the simulator of the actual predictor and the helpers of the paper-004
+checks. Monte Carlo comparisons are Student t at a stated α (df from the number of independent trials or samples).
 The paper module (claims, self-checks, mutants) is tested in tests/test_nonlinear_paper.py.
 
 Oracles: exact SymPy moments; the ridge formula's lambda -> 0 limit against the separately coded
@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from theorycheck import nonlinear as nl
+from theorycheck.papers.nonlinear import theory as nl
 from theorycheck.verdicts import Estimate
 
 G = nl.G
@@ -34,7 +34,7 @@ def test_rho_exact_values():
 
 
 def test_generated_hermite_module_matches():
-    from theorycheck.generated import nonlinear_hermite as NH
+    from theorycheck.papers.nonlinear.generated import nonlinear_hermite as NH
     for name in ("sin", "relu", "abs", "cube", "he2", "sign"):   # erf: SymPy cannot integrate erf^2 (slow fallback)
         assert abs(NH.__dict__[f"rho_nl_{name}"](RHO) - float(nl.rho_nonlinear(name, RHO))) < 1e-12
     assert NH.TEACHING_TABLE["g^3"] == ["3", "6"]
@@ -155,7 +155,7 @@ def test_risk_a1_zero_boxed_and_teaching_numbers():
 
 
 def test_risk_a1_zero_matches_generated_and_independent_route():
-    from theorycheck.generated import nonlinear_a1_zero as NA
+    from theorycheck.papers.nonlinear.generated import nonlinear_a1_zero as NA
     for tau in (0.4, 0.95, 1.05, 3.0):
         for lam in (0.01, 0.5):
             q = 1.3 / 2.0
@@ -503,10 +503,10 @@ def test_resource_guards_refuse_instantly_and_name_the_parameter():
 
 
 def test_reliability_of_the_area_and_its_coverage():
-    """Every public function of theorycheck.nonlinear and of paper 004's models has a baseline, and the fuzz of the
+    """Every public function of paper 004's theory and of its models has a baseline, and the fuzz of the
     area finds no failure (no unnamed error, NaN, stray exception, hang or runaway allocation)."""
     from theorycheck import reliability as R
-    mine = [f for f in R.public_functions() if f.startswith("theorycheck.nonlinear.")
+    mine = [f for f in R.public_functions() if f.startswith("theorycheck.papers.nonlinear.theory.")
             or f in ("theorycheck.models.prompts.draw_tasks", "theorycheck.models.prompts.context_statistics",
                      "theorycheck.models.prompts.draw_inputs", "theorycheck.models.prompts.draw_noise",
                      "theorycheck.models.prompts.t_scales", "theorycheck.models.ridge.fit_prefixes",

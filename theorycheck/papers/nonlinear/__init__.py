@@ -5,8 +5,10 @@ Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order
 registry :mod:`.registry`; simulations shared between claims: :mod:`.fixtures` (including Figure 1's joint
 reconciliation of the linear teacher's noise and the error normalisation); assumption maps and stress paths of
 Result 1, the a₁ = 0 branch, Lemma 1 and the transition: :mod:`.assumptions`; sizes and the toolkit's choices:
-:mod:`.settings`; fault-injection mutants: :mod:`.mutants`. Mathematics: :mod:`theorycheck.nonlinear`,
-:mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; derivations: ``theorycheck.derivations.nonlinear_*``.
+:mod:`.settings`; figures: :mod:`.figures`; fault-injection mutants: :mod:`.mutants`; reliability baselines:
+:mod:`.fuzz`. Mathematics: :mod:`.theory` (teachers, e_ICL and Result 1, the a₁ = 0 branch, the simulation of the
+actual model, Appendix-B samplers, extrapolation) on the engine :mod:`theorycheck.hermite`; models:
+:mod:`theorycheck.models`; SymPy derivations: :mod:`.derivations`, their generated code: :mod:`.generated`.
 """
 from ..api import Paper
 from . import claims as _claims  # noqa: F401  (registers the claims of every part, in seed order)
@@ -31,6 +33,8 @@ CONVENTIONS = [
 PAPER = Paper(key="nonlinear", seed_id="004", title="What can linear attention learn from nonlinear teachers in-context?",
               package=__name__, seed="seed.txt", seed_name="004_50ac83a765c0b948.txt", conventions=CONVENTIONS,
               claims=claims, parameters=sizes,
-              derivations=("theorycheck.derivations.nonlinear_hermite", "theorycheck.derivations.nonlinear_moments",
-                           "theorycheck.derivations.nonlinear_a1_zero"),
-              mutants="theorycheck.papers.nonlinear.mutants")
+              derivations=("theorycheck.papers.nonlinear.derivations.nonlinear_hermite",
+                           "theorycheck.papers.nonlinear.derivations.nonlinear_moments",
+                           "theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero"),
+              generated_package="theorycheck.papers.nonlinear.generated",
+              mutants="theorycheck.papers.nonlinear.mutants", fuzz="theorycheck.papers.nonlinear.fuzz")

@@ -6,7 +6,7 @@ derivation uses — and, for the most consequential ones, a **stress path**: a f
 (the first value) to "violated", each decided by a declared rule. Simulated paths compare, at one finite d,
 the actual model under the violated law with the *same-d* model on the un-violated path, on shared random
 numbers (the standard-normal streams are identical; the violation's scale draws come from a second generator,
-:func:`theorycheck.nonlinear.simulate_icl_sweep`), so the finite-size offset of the theory cancels and the
+:func:`.theory.simulate.simulate_icl_sweep`), so the finite-size offset of the theory cancels and the
 statistic is ~0 exactly when the violation changes nothing. The first point of such a path is the baseline run
 itself (difference 0 by construction: the anchor of the path, not evidence). Sizes are the toolkit's choices
 (``chosen``): a failure is *not reproduced*, never *refuted*.
@@ -21,8 +21,10 @@ import math
 import numpy as np
 import sympy as sp
 
-from ... import nonlinear as nl
+from ...memo import Memo, key
 from ...verdicts import Estimate, rules
+from ..api import Note
+from . import theory as nl
 from .registry import claims
 from .settings import RANK, RHO, sizes
 
@@ -52,7 +54,6 @@ INV_ALPHA = (1e-8, 1e-4, 1e-3, 0.0033, 0.01, 0.025, 0.05)
 def assumption_note(claim_id: str):
     """The claim's assumption map as a method note (the report's "Where it breaks" table lists only the stressed
     ones): every declared assumption, stated (seed lines) or implicit (the step that uses it)."""
-    from ..api import Note
     rows = []
     for a in claims.assumptions:
         if a.claim != claim_id:
@@ -73,22 +74,20 @@ def _chosen(sz, d, trials, **extra):
     return out
 
 
-#: per-trial errors of :func:`_teacher_runs` by all of its simulation arguments (seed included): every point of a
-#: stress path simulates the path's baseline on the same seed, so one process computes it once (array arguments such
-#: as ``C_train`` are not memoised); cleared with the other ``_*CACHE*`` memos by the self-test's patcher
-_RUNS_CACHE: dict = {}
+#: per-trial errors of :func:`_teacher_runs` by all of its simulation arguments (seed and arrays such as ``C_train``
+#: included, by value): every point of a stress path simulates the path's baseline on the same seed, so one process
+#: computes it once; a registered memo, cleared by the self-test
+_RUNS = Memo("papers.nonlinear.assumptions.teacher_runs", maxsize=256, maxbytes=64 * 2 ** 20)
 
 
 def _teacher_runs(ctx, path, f, d, alpha, kappa, tau, trials, n_test, **kw):
     """Per-trial errors of teacher ``f`` (ρ = 0.1) at one τ, on the path's shared seed (a fresh array per call)."""
     seed = ctx.seed_for(f"stress/{path}")
-    tk = nl._key(f)
-    if tk is None or any(isinstance(v, np.ndarray) for v in kw.values()):
+    tk = nl.teacher_key(f)
+    if tk is None:
         return _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
-    key = (tk, d, alpha, kappa, tau, trials, seed, n_test, tuple(sorted(kw.items())))
-    if key not in _RUNS_CACHE:
-        _RUNS_CACHE[key] = _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)
-    return _RUNS_CACHE[key].copy()
+    k = key(tk, d, alpha, kappa, tau, trials, seed, n_test, kw)
+    return _RUNS.get_or_compute(k, lambda: _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw)).copy()
 
 
 def _simulate_runs(f, d, alpha, kappa, tau, trials, seed, n_test, kw):

@@ -2,8 +2,8 @@ r"""Claims of paper 004, seed lines 6–136 (overview, setup, Hermite decomposit
 task-norm concentration, Appendix-B moments), in seed order. Later lines: :mod:`.claims_theory`
 (Result 1, the a₁ = 0 branch) and :mod:`.claims_figures` (Figures 1 and 2, the teachers' numbers).
 
-Each claim quotes its seed lines (and fragment), computes its evidence with the theory module
-:mod:`theorycheck.nonlinear`, the engines and the models, and hands it to the verdict rules. Tolerances
+Each claim quotes its seed lines (and fragment), computes its evidence with the paper's theory
+:mod:`.theory`, the engines and the models, and hands it to the verdict rules. Tolerances
 and margins are declared as named constants at the top of each claim, before any evidence is computed.
 
 Sizes: :func:`.settings.sizes` (quick mode small d; full mode the paper's d for the figures).
@@ -14,14 +14,17 @@ import math
 
 import numpy as np
 import sympy as sp
+from scipy import integrate
 
-from ... import nonlinear as nl
 from ...gaussian import expect_product
 from ...hermite import hermite_coefficients, hermite_h
 from ...models.attention import reduced_features
 from ...models.ridge import fit_prefixes, fit_prefixes_factored
 from ...verdicts import Estimate, rules, selfcheck
 from ..api import Derivation, Note
+from . import assumptions, theory as nl
+from .derivations.nonlinear_moments import polynomial_teacher_moments
+from .generated import nonlinear_moments as NM
 from .registry import claims
 from .settings import OFFSET, RANK, RHO, sizes
 
@@ -41,21 +44,6 @@ def _E_relu(expr, relu):
     integrates two smooth integrands instead of taking its Meijer-G route through the Piecewise."""
     pos, neg = sp.expand(expr.subs(relu, g)), sp.expand(expr.subs(relu, 0))
     return sp.simplify(sp.integrate(pos * PHI, (g, 0, sp.oo)) + sp.integrate(neg * PHI, (g, -sp.oo, 0)))
-
-
-_MOMENTS: dict = {}
-
-
-def _E_poly(expr):
-    """Exact E[P(g)] of a polynomial P, g ~ N(0, 1): linearity, Σ_n c_n E[gⁿ], each moment E[gⁿ] = ∫ gⁿ φ by SymPy
-    (integrated once per n; the same exact value as integrating P φ at once, without one Meijer-G integration per
-    polynomial)."""
-    out = sp.Integer(0)
-    for (n,), c in sp.Poly(sp.expand(expr), g).terms():
-        if n not in _MOMENTS:
-            _MOMENTS[n] = sp.integrate(g ** n * PHI, (g, -sp.oo, sp.oo))
-        out += c * _MOMENTS[n]
-    return out
 
 
 # ================================================================================ overview and setup
@@ -183,7 +171,7 @@ def hermite_basis(ctx):
     PARSEVAL_M = 15
     PARSEVAL_TOL = 1e-12          # sin: tail Σ_{m>15} a_m² = e^{-1} Σ_{m>15, odd} 1/m! < 1e-13
     hs = [hermite_h(m, g) for m in range(5)]
-    gram = sp.Matrix(5, 5, lambda i, j: _E_poly(hs[i] * hs[j]))
+    gram = sp.Matrix(5, 5, lambda i, j: nl.polynomial_expectation(hs[i] * hs[j], g))
     scope = "exact (SymPy), m, j ≤ 4"
     yield rules.identity("h₀ = 1", hs[0], 1, scope=scope)
     yield rules.identity("h₁ = g", hs[1], g, scope=scope)
@@ -253,7 +241,6 @@ def rho_definitions(ctx):
 
 def _rho_quadrature_selfcheck():
     """ρ_nl by the toolkit (exact SymPy / mpmath) against scipy quadrature of its definition."""
-    from scipy import integrate
     fns = {"sin": np.sin, "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0), "abs": np.abs,
            "he2": lambda x: (x * x - 1) / math.sqrt(2)}
     got, want = [], []
@@ -410,7 +397,6 @@ def appendix_b_moments(ctx):
     """E[yx | w] ≈ a₁w/d and E[u | w] ≈ a₁w (only the first Hermite coefficient); E[y² | w] ≈ ρ_f;
     E[y_test H | w] ≈ (1/d)[a₁² wwᵀ, a₁ρ_f w]; E[hhᵀ | w] ≈ (1/d) I_d ⊗ [[ρ_f/α I + a₁² wwᵀ, a₁ρ_f w],
     [a₁ρ_f wᵀ, ρ_f²]]; the finite-ℓ corrections (with E[g²f²], E[gf³], E[f⁴]) vanish in the leading limit."""
-    from ...derivations.nonlinear_moments import polynomial_teacher_moments
     pm = polynomial_teacher_moments()
     scope = "exact (Isserlis), f = g³ − g + 1/2 (a₀, a₁ ≠ 0), d = 3, ‖w‖² = d, symbolic ρ"
     for name, pair in pm.items():
@@ -436,9 +422,7 @@ def appendix_b_moments(ctx):
                          reduced_features(X, Z[:, :3], Z[:, 3]), np.stack([np.kron(x, z) for x, z in zip(X, Z)]),
                          rtol=1e-15, scope="the model's feature map (row-major vectorisation)")
     yield from _appendix_b_selfchecks(ctx)
-    from . import assumptions as _assumptions
-    yield _assumptions.assumption_note("004-appendix-b-moments")
-    from ...generated import nonlinear_moments as NM
+    yield assumptions.assumption_note("004-appendix-b-moments")
     for key in ("Euu", "Eus", "Ess", "EyH", "Ehh", "mus"):
         yield Derivation(NM.LATEX[key])
 

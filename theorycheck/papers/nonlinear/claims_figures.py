@@ -16,10 +16,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ... import nonlinear as nl
 from ...verdicts import Estimate, rules, selfcheck
 from ..api import Derivation, Note
-from . import figures
+from . import assumptions, figures, theory as nl
 from .fixtures import FIG1_TEACHERS, fig1_normalisations, fig1_teacher
 from .registry import claims
 from .settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_KAPPAS, RHO, sizes
@@ -315,8 +314,7 @@ def task_diversity_transition(ctx):
                            scope=scope_r)
     I = np.ones(200)
     pts = [(1.5, 2.0, k) for k in (0.5, 0.9, 1.5, 4.0)] + [(0.5, 2.0, 2.0)]
-    from . import assumptions as _assumptions
-    yield _assumptions.assumption_note("004-task-diversity-transition")
+    yield assumptions.assumption_note("004-task-diversity-transition")
     yield selfcheck.identity("e_lin: isotropic closed form = Silverstein general form at C = I (κ ∈ {0.5, 0.9, 1.5, 4})",
                              [nl.e_icl_linear(t, a, k, RHO) for t, a, k in pts],
                              [nl.e_icl_linear_general(t, a, k, RHO, I, I) for t, a, k in pts], rtol=1e-9)

@@ -12,10 +12,12 @@ import math
 import numpy as np
 import sympy as sp
 
-from ... import nonlinear as nl
+from ...memo import memoize
 from ...verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
 from ..api import Derivation, Note
-from . import assumptions as _assumptions, figures
+from . import assumptions as _assumptions, figures, theory as nl
+from .derivations import nonlinear_a1_zero as A
+from .generated import nonlinear_a1_zero as NA
 from .registry import claims
 from .settings import A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, RESULT1_CONFIGS, RHO, sizes
 
@@ -95,17 +97,12 @@ def _linear_theory_selfchecks(alpha, kappa, tau, f):
 
 
 # ================================================================================ the a₁ = 0 branch
-#: the result of ``derivations.nonlinear_a1_zero.derive()`` (no arguments, deterministic; its SymPy expressions are
-#: immutable and only read here): three claims use it, one derivation per process (cleared by the self-test's patcher)
-_DERIVE_CACHE: dict = {}
-
-
-def _a1_zero_derivation(A):
-    """``A.derive()`` of the module ``A`` (:mod:`theorycheck.derivations.nonlinear_a1_zero`), once per process; its
-    assertions run on the first call."""
-    if "a1_zero" not in _DERIVE_CACHE:
-        _DERIVE_CACHE["a1_zero"] = A.derive()
-    return _DERIVE_CACHE["a1_zero"]
+@memoize("papers.nonlinear.claims_theory.a1_zero_derivation", maxsize=1)
+def _a1_zero_derivation():
+    """``A.derive()`` of :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero` (no arguments,
+    deterministic; its SymPy expressions are immutable and only read here): three claims use it, so it is derived
+    once per process (a registered memo, cleared by the self-test); its assertions run on the first call."""
+    return A.derive()
 
 
 @claims.claim("004-a1zero-fixed-point", lines=(154, 158), conventions=["C2", "C3"],
@@ -113,9 +110,7 @@ def _a1_zero_derivation(A):
                         "previous verdict was a hand-written conjunction); generated code checked as a self-check."})
 def a1zero_fixed_point(ctx):
     """With q = ρ_nl/α, χ₀ = q/(qτ/(1+χ₀) + τλ); λ̃ = λ(1+χ₀) → q(1−τ)/τ for τ < 1 and → 0 for τ > 1 as λ → 0."""
-    from ...derivations import nonlinear_a1_zero as A
-    from ...generated import nonlinear_a1_zero as NA
-    r = _a1_zero_derivation(A)
+    r = _a1_zero_derivation()
     tau, q, lam, s = A.tau, A.q, A.lam, A.s
     fp_rhs = q / (q * tau / (1 + r["chi0"]) + tau * lam)
     yield rules.identity("χ₀ (positive root) solves χ₀ = q/(qτ/(1+χ₀) + τλ)", r["chi0"], fp_rhs,
@@ -150,9 +145,8 @@ def a1zero_fixed_point(ctx):
                                "tails."})
 def a1zero_boxed(ctx, a1zero_scan):
     """When a₁ = 0 the ridgeless error is e_ICL = ρ_nl/(1 − τ) for τ < 1 and ρ_nl τ/(τ − 1) for τ > 1 (d → ∞)."""
-    from ...derivations import nonlinear_a1_zero as A
     MARGIN_REL = 0.05
-    r = _a1_zero_derivation(A)
+    r = _a1_zero_derivation()
     tau, lam, s, rnl = A.tau, A.lam, A.s, A.rnl
     below = sp.limit(r["risk_lam"].subs(tau, 1 / (1 + s)), lam, 0, "+")
     above = sp.limit(r["risk_lam"].subs(tau, 1 + s), lam, 0, "+")
@@ -240,9 +234,8 @@ def interpolation_peak(ctx):
                                "replaced by rules.asymptotic over the d grid under both declared laws (Welch df)."})
 def a1zero_no_alpha_kappa(ctx, a1zero_scan, a1zero_alt):
     """The a₁ = 0 branch does not depend on α or κ: there is no first-order signal for them to improve."""
-    from ...derivations import nonlinear_a1_zero as A
     MARGIN_REL = 0.05
-    r = _a1_zero_derivation(A)
+    r = _a1_zero_derivation()
     lim = sp.limit(r["risk_lam"].subs(A.tau, 1 + A.s), A.lam, 0, "+")
     yield rules.identity("the λ → 0 limit does not depend on q = ρ_nl/α (∂/∂q = 0)", sp.diff(lim, A.q), 0,
                          scope="exact (SymPy), τ > 1")

@@ -3,13 +3,13 @@ state what is plotted, the setting and the sample sizes, generated from the data
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
 from ...figures import new_figure
 
 
 def _ci(se, df):
     """Half-width of the two-sided 95 % Student-t interval (per point: ``se`` and ``df`` broadcast)."""
-    from scipy import stats
     return stats.t.ppf(0.975, np.asarray(df, dtype=float)) * np.asarray(se, dtype=float)
 
 

@@ -1,7 +1,7 @@
 r"""Shared simulations of paper 004 (each parameter value is one task of the run engine).
 
 Every fixture simulates the *actual* reduced linear-attention predictor
-(:func:`theorycheck.nonlinear.simulate_icl_sweep`: context statistics, features
+(:func:`.theory.simulate.simulate_icl_sweep`: context statistics, features
 :math:`x_{\rm test}[u^\top,s]`, minimum-norm fit on :math:`n=\tau d^2` prompts, fresh test tasks) and
 returns per-trial test errors (plain arrays, picklable). Seeds come from ``ctx.seed_for`` of names that
 do not contain the teacher where two teachers must share random numbers (paired designs). ``fig1_reconcile``
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import nonlinear as nl
+from ...reconcile import Parameter, Target, reconcile
+from ...verdicts import Estimate
+from . import theory as nl
 from .registry import claims
-from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, FIG1, FIG1_TAUS, FIG2, FIG2_KAPPAS,
-                       RESULT1_CONFIGS, RHO, sizes)
+from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, FIG1, FIG1_NOISE_RANGE, FIG1_STATED_NOISES,
+                       FIG1_TAUS, FIG2, FIG2_KAPPAS, RESULT1_CONFIGS, RHO, sizes)
 
 #: Figure 1 teachers: the sin teacher and the two linear teachers of the legend (noise 0.447 = ρ_nl/a₁², 0.1).
 FIG1_TEACHERS = ("sin", "linear-legend", "linear-0.1")
@@ -117,9 +119,6 @@ def fig1_reconcile(ctx):
     coincide at every τ of the grid, jointly? The actual model at d = rec_d (common random numbers: the sin run and
     every linear run share one seed). Returns the reconciliations (joint; per normalisation) and the per-trial
     mean log ratios at the legend's and the caption's noise under each normalisation."""
-    from ...reconcile import Parameter, Target, reconcile
-    from ...verdicts import Estimate
-    from .settings import FIG1_NOISE_RANGE, FIG1_STATED_NOISES
     sz = sizes(ctx)
     d, T, nt = sz["rec_d"], sz["rec_trials"], sz["rec_ntest"]
     seed = ctx.seed_for("fig1-reconcile")

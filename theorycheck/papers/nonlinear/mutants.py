@@ -1,69 +1,65 @@
-"""Fault-injection mutants of paper 004: realistic mistakes in the theory module and the models.
+"""Fault-injection mutants of paper 004: realistic mistakes in the theory (:mod:`.theory`) and the models.
 
 Each must change a listed claim's verdict (or a sub-claim's), fail one of its self-checks, or raise, at quick
 sizes with the fixed self-test seed (:func:`theorycheck.selftest.run_paper_mutants`). The first four are the
 previous catalogue's (``theorycheck.selftest.legacy``, section "nonlinear"); κ → 2κ in the linear ICL error
 escaped it and is caught now; the model mutants exercise the simulator's self-checks.
+
+Each patches a function in the module that defines it (:mod:`.theory.teachers`, :mod:`.theory.icl`,
+:mod:`.theory.a1zero`, :mod:`.theory.simulate`, :mod:`theorycheck.models`); the self-test's
+:meth:`~theorycheck.selftest.Patcher.replace` rebinds every other binding of the same function too (the theory
+package's re-exports, the modules that import it by name), so the claims see the mistake wherever they look it up.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ...selftest import Mutant
-
-
-def _nl():
-    from ... import nonlinear
-    return nonlinear
+from ...models import attention, prompts, ridge
+from ..api import Mutant
+from .theory import a1zero, icl, simulate, teachers
 
 
 def _omit_m0(p):
-    N = _nl()
-    orig = N.rho_nonlinear
+    orig = teachers.rho_nonlinear
 
     def rho_nonlinear(f, rho):
-        return orig(f, rho) - N.teacher_moments(f)["a0"] ** 2           # BUG: a₀² dropped
-    p.replace(N, "rho_nonlinear", rho_nonlinear)
+        return orig(f, rho) - teachers.teacher_moments(f)["a0"] ** 2    # BUG: a₀² dropped
+    p.replace(teachers, "rho_nonlinear", rho_nonlinear)
 
 
 def _a1zero_uses_rho(p):
-    N = _nl()
-    orig = N.e_icl_nonlinear
+    orig = icl.e_icl_nonlinear
 
     def e_icl_nonlinear(f, tau, alpha, kappa, rho, lam=0.0, **kw):
-        if float(N.teacher_moments(f)["a1"]) == 0.0:
-            return N.risk_a1_zero(tau, rho, alpha, lam)                  # BUG: ρ, not ρ_nl
+        if float(teachers.teacher_moments(f)["a1"]) == 0.0:
+            return a1zero.risk_a1_zero(tau, rho, alpha, lam)             # BUG: ρ, not ρ_nl
         return orig(f, tau, alpha, kappa, rho, lam, **kw)
-    p.replace(N, "e_icl_nonlinear", e_icl_nonlinear)
+    p.replace(icl, "e_icl_nonlinear", e_icl_nonlinear)
 
 
 def _swap_branches(p):
-    N = _nl()
-    orig = N.risk_a1_zero
+    orig = a1zero.risk_a1_zero
 
     def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0):
         if lam == 0 and tau != 1 and rho_nl != 0:
             return float(rho_nl) * tau / (tau - 1) if tau < 1 else float(rho_nl) / (1 - tau)   # BUG: swapped
         return orig(tau, rho_nl, alpha, lam)
-    p.replace(N, "risk_a1_zero", risk_a1_zero)
+    p.replace(a1zero, "risk_a1_zero", risk_a1_zero)
 
 
 def _rho_f_for_rho_nl(p):
-    N = _nl()
-    p.replace(N, "rho_nonlinear", N.rho_f)                               # BUG: a₁² counted as noise too
+    p.replace(teachers, "rho_nonlinear", teachers.rho_f)                 # BUG: a₁² counted as noise too
 
 
 def _kappa_doubled(p):
-    N = _nl()
-    orig = N.e_icl_linear
+    orig = icl.e_icl_linear
 
     def e_icl_linear(tau, alpha, kappa, rho, lam=0.0):
         return orig(tau, alpha, 2 * kappa, rho, lam)                     # BUG: κ → 2κ
-    p.replace(N, "e_icl_linear", e_icl_linear)
+    p.replace(icl, "e_icl_linear", e_icl_linear)
 
 
 def _u_scale(p):
-    from ...models import prompts
     orig = prompts.context_statistics
 
     def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048, **kw):
@@ -73,7 +69,6 @@ def _u_scale(p):
 
 
 def _features_drop_s(p):
-    from ...models import attention, ridge
     orig = attention.reduced_features
     orig_f = ridge.fit_prefixes_factored
 
@@ -89,7 +84,6 @@ def _features_drop_s(p):
 
 
 def _penalty_unscaled(p):
-    from ...models import ridge
     orig = ridge.fit_prefixes
 
     def fit_prefixes(X, y, ns, d, lam):
@@ -103,14 +97,13 @@ def _penalty_unscaled(p):
 
 
 def _error_drops_noise(p):
-    N = _nl()
-    orig = N.simulate_icl_sweep
+    orig = simulate.simulate_icl_sweep
 
     def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, *a, **kw):
         r = orig(f, d, alpha, kappa, taus, rho, *a, **kw)                # BUG: test error without the label noise ρ
         tm = r.trial_means - rho
         return dataclasses.replace(r, trial_means=tm, mean=tm.mean(axis=0))
-    p.replace(N, "simulate_icl_sweep", simulate_icl_sweep)
+    p.replace(simulate, "simulate_icl_sweep", simulate_icl_sweep)
 
 
 MUTANTS = [
