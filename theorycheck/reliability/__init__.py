@@ -49,7 +49,7 @@ PUBLIC_MODULES = ("gaussian", "hermite", "montecarlo", "codegen", "validate", "m
 #: the core's own baseline modules (``theorycheck.reliability.<part>``); papers are parts by their key
 CORE_PARTS = ("engines", "verdicts")
 # Papers whose fuzz baselines still live here (until they move into the paper's package as ``fuzz.py``).
-_LEGACY_PUBLIC = {"gla": ("gla", "adaptive_filters"), "lds": ("lds",), "nonlinear": ("nonlinear",)}
+_LEGACY_PUBLIC = {"gla": ("gla", "adaptive_filters"), "nonlinear": ("nonlinear",)}
 
 NAN, INF = float("nan"), float("inf")
 BAD_VALUES = {
