@@ -33,7 +33,10 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from theorycheck import lds  # noqa: E402
+from theorycheck import memo  # noqa: E402
+from theorycheck.models.dynamics import DiagonalLDSPrior, make_prior  # noqa: E402
+from theorycheck.models.training import train_linear_attention  # noqa: E402
+from theorycheck.papers.lds.theory.wqk import wqk_star, wqk_star_batch_mc  # noqa: E402
 import scipy.stats.qmc  # noqa: E402,F401  (imported up front: a module import is not part of a timed computation)
 from theorycheck.timing import best_time  # noqa: E402
 
@@ -49,7 +52,7 @@ def _batch_rel_se(values) -> float:
 def _trajectory_mc(prior, n_batches, batch, seed):
     """Trajectory MC of the model's best scalar (wqk_star_batch_mc): (time, value, relative batch-means SE)."""
     t0 = time.perf_counter()
-    r = lds.wqk_star_batch_mc(T, prior, n_batches, batch, seed)
+    r = wqk_star_batch_mc(T, prior, n_batches, batch, seed)
     dt = time.perf_counter() - t0
     return dt, r["value"], _batch_rel_se(r["batch_values"])
 
@@ -59,21 +62,22 @@ def _time_to_target(t, rel):
 
 
 def _clear_route_caches():
-    """Every memo of the setting-(d) route, so that it is timed cold."""
-    for f in (lds._nn_pattern_integrals, lds._nn_index_tensors, lds._leggauss, lds._index_tables):
-        f.cache_clear()
-    lds._CANON.clear()
+    """Every memo of the setting-(d) route (:mod:`theorycheck.papers.lds.theory.nonnormal`), so that it is timed
+    cold."""
+    for name, m in memo.registry().items():
+        if name.startswith("lds.nonnormal."):
+            m.clear()
 
 
 def run(quick: bool = True) -> list[dict]:
     rows = []
-    prior5 = lds.make_prior("a", d=5, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
-    prior1 = lds.DiagonalLDSPrior(1, 0.95, 1.0, 0.5, 0.5)
+    prior5 = make_prior("a", d=5, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
+    prior1 = DiagonalLDSPrior(1, 0.95, 1.0, 0.5, 0.5)
     nb, bs = (20, 5000) if quick else (40, 25_000)
     n_rb = 4000 if quick else 20_000
 
     # --- setting (a), d = 5: exact components
-    t_ex, ex = best_time(lambda: lds.wqk_star(T, prior5, method="exact-components"))
+    t_ex, ex = best_time(lambda: wqk_star(T, prior5, method="exact-components"))
     rows.append({"name": "wqk_star_exact_components_d5", "value": t_ex, "unit": "s",
                  "note": f"setting (a), d = 5, T = {T}: exact (1-D Gauss-Legendre, 3T+2 nodes); value {ex.value:.6f}"})
     t_mc, v_mc, rel_mc = _trajectory_mc(prior5, nb, bs, 2)
@@ -85,14 +89,14 @@ def run(quick: bool = True) -> list[dict]:
 
     # --- the priors that had no exact route: (b) orthogonal, (d) non-normal
     for st in ("b", "d"):
-        pr = lds.make_prior(st, d=5, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
+        pr = make_prior(st, d=5, a_max=0.95, sigma0=1.0, sigma_w=0.5, sigma_v=0.5)
         t_tr, v_tr, rel_tr = _trajectory_mc(pr, nb, bs, 3)
         t_tr_target = _time_to_target(t_tr, rel_tr)
         rows.append({"name": f"wqk_star_trajectory_mc_{st}_time_to_1e-3", "value": t_tr_target, "unit": "s",
                      "note": f"setting ({st}): extrapolated from {nb} x {bs} trajectories in {t_tr:.2f} s (batch-means "
                              f"rel SE {rel_tr:.2e}); value {v_tr:.5f}"})
         t0 = time.perf_counter()
-        rb = lds.wqk_star(T, pr, method="rao-blackwell", n_systems=n_rb, batch=n_rb // 20, seed=1)
+        rb = wqk_star(T, pr, method="rao-blackwell", n_systems=n_rb, batch=n_rb // 20, seed=1)
         t_rb = time.perf_counter() - t0
         rel_rb = _batch_rel_se(rb.extra["batch_ratios"])
         t_rb_target = _time_to_target(t_rb, rel_rb)
@@ -102,13 +106,13 @@ def run(quick: bool = True) -> list[dict]:
         rows.append({"name": f"rao_blackwell_gain_over_trajectory_mc_{st}", "value": t_tr_target / t_rb_target,
                      "unit": "x", "note": "both extrapolated to rel SE 1e-3 (reference: the first round's 14x)"})
         if st == "b":
-            t_new, w = best_time(lambda: lds.wqk_star(T, pr, method="exact-components"))
+            t_new, w = best_time(lambda: wqk_star(T, pr, method="exact-components"))
             route, rel_new, t_new_target = "exact (exchangeable components: Haar Q makes Qc uniform on the sphere)", \
                 0.0, t_new
         else:
             _clear_route_caches()
             t0 = time.perf_counter()
-            w = lds.wqk_star(T, pr, method="coupling-rqmc", seed=5)
+            w = wqk_star(T, pr, method="coupling-rqmc", seed=5)
             t_new = time.perf_counter() - t0
             rel_new = w.se / abs(w.value)
             t_new_target = t_new if rel_new <= TARGET else _time_to_target(t_new, rel_new)
@@ -123,8 +127,8 @@ def run(quick: bool = True) -> list[dict]:
                              f"new route's time to rel SE <= 1e-3 ({t_new_target:.3g} s); target >= 1000x"})
 
     # --- d = 1
-    t_poly, p = best_time(lambda: lds.wqk_star(T, prior1, method="polynomial"))
-    t_quad, _ = best_time(lambda: lds.wqk_star(T, prior1, method="quadrature"))
+    t_poly, p = best_time(lambda: wqk_star(T, prior1, method="polynomial"))
+    t_quad, _ = best_time(lambda: wqk_star(T, prior1, method="quadrature"))
     t_mc1, _, rel1 = _trajectory_mc(prior1, nb, bs, 4)
     t_mc1_target = _time_to_target(t_mc1, rel1)
     rows.append({"name": "wqk_star_polynomial_d1", "value": t_poly, "unit": "s",
@@ -137,7 +141,7 @@ def run(quick: bool = True) -> list[dict]:
     # --- training throughput
     t0 = time.perf_counter()
     steps = 50 if quick else 200
-    lds.train_linear_attention(T, 1, prior5, steps=steps, batch=3000, seed=0)
+    train_linear_attention(T, 1, prior5, steps=steps, batch=3000, seed=0)
     rows.append({"name": "train_step_time_T30_batch3000", "value": (time.perf_counter() - t0) / steps, "unit": "s",
                  "note": "one Adam step incl. sampling 3000 fresh systems and trajectories (setting a, d = 5)"})
     return rows

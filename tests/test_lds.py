@@ -7,15 +7,18 @@ import pytest
 import sympy as sp
 
 from theorycheck import gaussian, lds
-from theorycheck.generated import lds_identities as gi
-from theorycheck.generated import lds_scalar as gs
+from theorycheck.models.attention import gram_query
+from theorycheck.papers.lds.generated import lds_identities as gi
+from theorycheck.papers.lds.generated import lds_scalar as gs
+from theorycheck.papers.lds.theory import nonnormal
+from theorycheck.papers.lds.theory.wqk import poly_eval_moments, scalar_batch
 from theorycheck.montecarlo import MeanEstimate, compare, from_samples
 
 PR1 = lds.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.4)
 
 
 def _scalar(a, prior=PR1):
-    return lds._scalar_batch(prior, np.atleast_1d(np.asarray(a, float)))
+    return scalar_batch(prior, np.atleast_1d(np.asarray(a, float)))
 
 
 # ----------------------------------------------------------------------------- Isserlis
@@ -56,8 +59,8 @@ def test_generated_polynomials_match_engine(T):
     a = np.array([-1.0, -0.6, 0.1, 0.5, 0.97])
     for (s0, sw, sv) in [(1.0, 0.5, 0.4), (0.3, 1.2, 0.0)]:
         pr = lds.DiagonalLDSPrior(1, 0.9, s0, sw, sv)
-        Np, Dp = lds._poly_eval_moments(gs.POLY[T], a, s0, sw, sv)
-        Ne, De = lds.wqk_star_moments(lds.lds_autocovariance(lds._scalar_batch(pr, a), T))
+        Np, Dp = poly_eval_moments(gs.POLY[T], a, s0, sw, sv)
+        Ne, De = lds.wqk_star_moments(lds.lds_autocovariance(scalar_batch(pr, a), T))
         np.testing.assert_allclose(Np, Ne, rtol=1e-11, atol=1e-13)
         np.testing.assert_allclose(Dp, De, rtol=1e-11)
 
@@ -66,14 +69,14 @@ def test_generated_polynomials_match_engine(T):
 def test_symbolic_T_closed_form_of_N(T):
     a = np.array([-0.9, -0.2, 0.35, 0.99])
     pr = lds.DiagonalLDSPrior(1, 0.9, 1.2, 0.5, 0.4)
-    N, _ = lds.wqk_star_moments(lds.lds_autocovariance(lds._scalar_batch(pr, a), T))
+    N, _ = lds.wqk_star_moments(lds.lds_autocovariance(scalar_batch(pr, a), T))
     np.testing.assert_allclose(gs.N_scalar_closed(a, T, 1.2, 0.5, 0.4), N, rtol=1e-9)
 
 
 def test_generated_scalar_autocovariance():
     a, s0, sw = 0.7, 1.3, 0.6
     pr = lds.DiagonalLDSPrior(1, 0.9, s0, sw, 0.0)
-    K = lds.lds_autocovariance(lds._scalar_batch(pr, [a]), 9)[0]
+    K = lds.lds_autocovariance(scalar_batch(pr, [a]), 9)[0]
     for s in range(1, 10):
         assert math.isclose(gs.P_scalar(a, s, s0, sw), K[s - 1, s - 1], rel_tol=1e-12)
         for t in range(s, 10):
@@ -126,7 +129,7 @@ def test_forward_pass_matches_effective_coefficients():
         W, V = rng.standard_normal((2, s + 1, s + 1))
         Y = rng.standard_normal((7, 12))
         C = lds.effective_coefficients(W, V)
-        G, q = lds.gram_query(Y, s)
+        G, q = gram_query(Y, s)
         pred = np.einsum("klj,bkl,bj->b", C, G, q[:, :s])
         np.testing.assert_allclose(lds.attention_predict(W, V, Y), pred, rtol=1e-10)
         # the sympy forward pass agrees with the numpy one
@@ -592,9 +595,9 @@ def test_nonnormal_route_matches_rao_blackwell_and_its_forms():
     sysm = pr.sample(rng, 4)
     K = sysm.autocovariance(T)
     N, D = lds.wqk_star_moments(K)
-    p = lds._Prep(K, lds.lag1_matrix(T), T)
-    np.testing.assert_allclose(lds._N2(p, p), N, rtol=1e-12)
-    np.testing.assert_allclose(lds._D3(p, p, p), D, rtol=1e-12)
+    p = nonnormal._Prep(K, lds.lag1_matrix(T), T)
+    np.testing.assert_allclose(nonnormal._N2(p, p), N, rtol=1e-12)
+    np.testing.assert_allclose(nonnormal._D3(p, p, p), D, rtol=1e-12)
     w = lds.wqk_star(T, pr)
     assert w.method == "coupling-rqmc" and w.se < 1e-4 * w.value and len(w.extra["batch_ratios"]) >= 2
     rb = lds.wqk_star(T, pr, method="rao-blackwell", n_systems=100_000, batch=5000, seed=9)
@@ -614,7 +617,7 @@ def test_nonnormal_pattern_integrals_equal_full_eigenvalue_quadrature():
     T, d = 6, 3
     pr = lds.make_prior("d", d=d)
     key = (-pr.a_max, pr.a_max, pr.sigma0, pr.sigma_w, pr.sigma_v, d, "d")
-    M2, M3u, (ia, ib), _ = lds._nn_index_tensors(T, key)
+    M2, M3u, (ia, ib), _ = nonnormal._nn_index_tensors(T, key)
     x, w = pr.eigenvalue_quadrature(3 * T + 1)
     a = np.stack(np.meshgrid(x, x, x, indexing="ij"), -1).reshape(-1, d)
     wa = np.prod(np.stack(np.meshgrid(w, w, w, indexing="ij"), -1).reshape(-1, d), axis=1)
@@ -626,7 +629,7 @@ def test_nonnormal_pattern_integrals_equal_full_eigenvalue_quadrature():
         sysm = lds.LDSBatch(A, np.ones((a.shape[0], d)), np.broadcast_to(pr.sigma_w ** 2 * np.eye(d), A.shape),
                             pr.sigma0, pr.sigma_v)
         N, D = lds.wqk_star_moments(lds.lds_autocovariance(sysm, T))
-        C = lds._coupling_weights(pr, U)[0]
+        C = nonnormal._coupling_weights(pr, U)[0]
         assert C @ M2 @ C == pytest.approx(wa @ N, rel=1e-9)
         assert float(np.sum(C[ia] * C[ib] * (C @ M3u))) == pytest.approx(wa @ D, rel=1e-9)
 
@@ -737,7 +740,7 @@ def test_stress_path_student_t_twin_has_the_gaussian_variances():
 def test_reliability_of_the_lds_area_and_baseline_coverage():
     import inspect
     from theorycheck import reliability as R
-    from theorycheck.reliability import lds as area
+    from theorycheck.papers.lds import fuzz as area
     mine = set()
     for n in lds.__all__:
         obj = getattr(lds, n)

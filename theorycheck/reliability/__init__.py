@@ -48,8 +48,6 @@ PUBLIC_MODULES = ("gaussian", "hermite", "montecarlo", "codegen", "validate", "m
                   "verdicts.rules", "verdicts.selfcheck", "verdicts.estimate", "reconcile", "seeds")
 #: the core's own baseline modules (``theorycheck.reliability.<part>``); papers are parts by their key
 CORE_PARTS = ("engines", "verdicts")
-# Papers whose fuzz baselines still live here (until they move into the paper's package as ``fuzz.py``).
-_LEGACY_PUBLIC = {"lds": ("lds",), "nonlinear": ("nonlinear",)}
 
 NAN, INF = float("nan"), float("inf")
 BAD_VALUES = {
@@ -90,20 +88,13 @@ def _fuzz_module(part: str):
         return importlib.import_module(f"theorycheck.reliability.{part}")
     from .. import papers
     paper = papers.load(part)
-    if paper.fuzz:
-        return importlib.import_module(paper.fuzz)
-    try:
-        return importlib.import_module(f"theorycheck.reliability.{part}")
-    except ImportError:
-        return None
+    return importlib.import_module(paper.fuzz) if paper.fuzz else None
 
 
 def _paper_modules(key: str) -> list[str]:
     """The public modules of paper ``key`` whose callables need baselines (its fuzz module's ``MODULES``)."""
     mod = _fuzz_module(key)
-    if mod is not None and hasattr(mod, "MODULES"):
-        return list(mod.MODULES)
-    return [f"theorycheck.{m}" for m in _LEGACY_PUBLIC.get(key, ())]
+    return list(getattr(mod, "MODULES", ())) if mod is not None else []
 
 
 def __getattr__(name):

@@ -27,11 +27,19 @@ import math
 
 import numpy as np
 
-from ... import lds
-from ...models.dynamics import LDSBatch, SkewedDiagonalLDSPrior
+from ...models.attention import effective_coefficients, token_matrix
+from ...models.dynamics import (DiagonalLDSPrior, LDSBatch, SkewedDiagonalLDSPrior, lds_autocovariance,
+                                make_prior)
+from ...models.filters import steady_state_closed_loop_radius
 from ...verdicts import Estimate, rules
 from .registry import claims
 from .settings import PRIOR_DEFAULTS, config, prior_scope
+from .theory.gd import ar_gd_step_prediction, feature_vector
+from .theory.isserlis import wqk_star_moments
+from .theory.pcg import pcg_quantities
+from .theory.stationarity import stationarity_moments
+from .theory.support import ar_gaps, decay_exponents, parity_zero_pattern, predicted_support
+from .theory.wqk import scalar_batch, wqk_star
 
 __all__ = ["PATTERN_ENERGY_MAX", "STRUCTURE_MAX", "MOMENT_MARGIN", "KAPPA_MIN", "EPS_KF", "EXACT_RTOL", "SPAN_TOL",
            "twin_trajectories"]
@@ -102,7 +110,7 @@ for _cid in ("001-lemma41-parity", "001-lemma41-structured-class"):
 def parity_skew(ctx, delta):
     T = _skew_T(ctx)
     pr = _skewed(delta)
-    shares = [_share(lds.stationarity_moments(T, s, pr)["R"], lds.parity_zero_pattern(s)) for s in (2, 3, 4)]
+    shares = [_share(stationarity_moments(T, s, pr)["R"], parity_zero_pattern(s)) for s in (2, 3, 4)]
     return rules.equivalence(f"R vanishes on the predicted zeros (energy share ≤ {PATTERN_ENERGY_MAX:.0%}, worst of "
                              "s = 2..4)", Estimate.exact(max(shares)), 0.0, margin=PATTERN_ENERGY_MAX,
                              scope=_skew_scope(delta, T), chosen={"prior": f"skewed setting (a), δ = {delta}"},
@@ -115,17 +123,17 @@ def parity_skew(ctx, delta):
                violation="skew δ", values=_SKEWS)
 def structured_skew(ctx, delta):
     T = 8 if ctx.quick else 12   # the s = 2 feature Gram matrix is exact but costs O(T³) per form: a short horizon
-    m = lds.stationarity_moments(T, 2, _skewed(delta), gram=True)
+    m = stationarity_moments(T, 2, _skewed(delta), gram=True)
     F = m["features"]
-    zf = np.array([bool(lds.parity_zero_pattern(2)[j - 1, k - 1, l - 1]) for (k, l, j) in F])
+    zf = np.array([bool(parity_zero_pattern(2)[j - 1, k - 1, l - 1]) for (k, l, j) in F])
     rng = np.random.default_rng(ctx.seed_for("001-assume/structured-weights"))
-    sv, sw = lds.predicted_support(2)
+    sv, sw = predicted_support(2)
     worst = 0.0
     for _ in range(5):
         W, V = np.zeros((3, 3)), np.zeros((3, 3))
         W[:, :2] = rng.standard_normal((3, 2)) * sw
         V[2] = rng.standard_normal(3) * sv
-        lhs = m["gram"] @ lds.feature_vector(lds.effective_coefficients(W, V), F)
+        lhs = m["gram"] @ feature_vector(effective_coefficients(W, V), F)
         worst = max(worst, float(np.sum(lhs[zf] ** 2) / np.sum(lhs ** 2)))
     return rules.equivalence(f"structured weights: E[G q ŷ_T] vanishes on the predicted zeros (energy share ≤ "
                              f"{PATTERN_ENERGY_MAX:.0%})", Estimate.exact(worst), 0.0, margin=PATTERN_ENERGY_MAX,
@@ -152,7 +160,7 @@ claims.assumption("001-thm41-global-optimum", "the prediction reads only entry (
                violation="skew δ", values=_SKEWS)
 def optimum_skew(ctx, delta):
     T = _skew_T(ctx)
-    m = lds.stationarity_moments(T, 1, _skewed(delta), gram=True)
+    m = stationarity_moments(T, 1, _skewed(delta), gram=True)
     c = np.linalg.solve(m["gram"], m["b"])                 # features (1,1,1), (1,2,1), (2,2,1)
     off = float(max(abs(c[0]), abs(c[2])) / abs(c[1]))
     return rules.equivalence(f"the optimum has C₁₁ = C₂₂ = 0 (max(|C₁₁|, |C₂₂|) ≤ {STRUCTURE_MAX:.0%} of |C₁₂|)",
@@ -201,7 +209,7 @@ def wstar_student_t(ctx, inv_nu):
     B, m = (20, 2500) if ctx.quick else (40, 8000)
     nu = math.inf if inv_nu == 0 else 1.0 / inv_nu
     p = PRIOR_DEFAULTS
-    w = lds.wqk_star(T, lds.make_prior("a", **p)).value
+    w = wqk_star(T, make_prior("a", **p)).value
     rng = np.random.default_rng(ctx.seed_for("001-assume/wstar-t"))
     diffs = []
     for _ in range(B):
@@ -234,8 +242,8 @@ def isserlis_student_t(ctx, inv_nu):
     T, a0 = 8, 0.8
     B, m = (20, 10_000) if ctx.quick else (40, 50_000)
     nu = math.inf if inv_nu == 0 else 1.0 / inv_nu
-    pr1 = lds.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.5)
-    _, D = lds.wqk_star_moments(lds.lds_autocovariance(lds._scalar_batch(pr1, np.array([a0])), T))
+    pr1 = DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.5)
+    _, D = wqk_star_moments(lds_autocovariance(scalar_batch(pr1, np.array([a0])), T))
     rng = np.random.default_rng(ctx.seed_for("001-assume/isserlis-t"))
     diffs = []
     for _ in range(B):
@@ -285,9 +293,9 @@ def exponential_stability(ctx, a_max):
     T = config(ctx)["T"]
     sv = list(range(1, 13 if ctx.quick else 16))
     sysm, n = _gap_systems(ctx, a_max, "001-assume/gap-systems")
-    kf, gaps = lds.ar_gaps(sysm, T, sv)
-    rho = lds.steady_state_closed_loop_radius(sysm)
-    kappa = lds.decay_exponents(gaps, sv, rho, kf, rel_floor=FLOOR)
+    kf, gaps = ar_gaps(sysm, T, sv)
+    rho = steady_state_closed_loop_radius(sysm)
+    kappa = decay_exponents(gaps, sv, rho, kf, rel_floor=FLOOR)
     ok = kappa[np.isfinite(kappa)]
     if ok.size < 2:
         return rules.underspecified(f"the gap decays like ρ^(2κs) with mean κ > {KAPPA_MIN}",
@@ -307,7 +315,7 @@ def approaches_kf_stability(ctx, a_max):
     T = config(ctx)["T"]
     sv = list(range(1, 13 if ctx.quick else 16))
     sysm, n = _gap_systems(ctx, a_max, "001-assume/gap-systems")
-    kf, gaps = lds.ar_gaps(sysm, T, sv)
+    kf, gaps = ar_gaps(sysm, T, sv)
     rel = gaps.mean(0) / kf.mean()
     return rules.inequality(f"min over s ≤ {sv[-1]} of the family-average relative gap < {EPS_KF:g}",
                             float(rel.min()), "<", EPS_KF, scope=_stab_scope(a_max, n, T, sv) + " (exact per system)",
@@ -328,9 +336,9 @@ claims.assumption("001-ar-loss-convex", "at least as many in-context regressors 
 def convex_window(ctx, s_minus_n):
     T = 8
     s = (T - 1 + s_minus_n) // 2                # n = T − s − 1, so s − n = 2s − T + 1
-    sysm = lds.make_prior("a", **PRIOR_DEFAULTS).sample(np.random.default_rng(ctx.seed_for("001-assume/convex")), 500)
+    sysm = make_prior("a", **PRIOR_DEFAULTS).sample(np.random.default_rng(ctx.seed_for("001-assume/convex")), 500)
     Y = sysm.simulate(T, np.random.default_rng(ctx.seed_for("001-assume/convex-y")))
-    Z = lds.token_matrix(Y, s)[:, :s, :-1]                 # the regressors ȳ_t, t = 1..n
+    Z = token_matrix(Y, s)[:, :s, :-1]                 # the regressors ȳ_t, t = 1..n
     H = np.einsum("bin,bjn->bij", Z, Z) / Z.shape[2]
     ev = np.linalg.eigvalsh(H)
     rel = ev[:, 0] / np.maximum(ev[:, -1], 1e-300)
@@ -353,14 +361,14 @@ claims.assumption("001-gd-identity", "the GD step starts at w₀ = 0", stated=Tr
 
 
 def _leak_prompts(ctx, s, T=20, n=200):
-    sysm = lds.make_prior("b", **PRIOR_DEFAULTS).sample(np.random.default_rng(ctx.seed_for(f"001-assume/leak-{s}")), n)
+    sysm = make_prior("b", **PRIOR_DEFAULTS).sample(np.random.default_rng(ctx.seed_for(f"001-assume/leak-{s}")), n)
     return sysm.simulate(T, np.random.default_rng(ctx.seed_for(f"001-assume/leak-y-{s}")))
 
 
 def _leaky_predict(W, V, Y, m):
     """ŷ_T of one-layer attention whose mask gives the query token weight ``m`` (m = 0: the causal mask)."""
     s = W.shape[0] - 1
-    Y0 = lds.token_matrix(Y, s)
+    Y0 = token_matrix(Y, s)
     n = Y0.shape[2] - 1
     q = Y0[:, :, -1]
     mask = np.concatenate([np.ones(n), [m]])
@@ -376,10 +384,10 @@ def _leaky_predict(W, V, Y, m):
 def gd_mask_leak(ctx, m):
     T = 20
     Y = _leak_prompts(ctx, 1, T)
-    w = lds.wqk_star(T, lds.make_prior("a", **PRIOR_DEFAULTS)).value
+    w = wqk_star(T, make_prior("a", **PRIOR_DEFAULTS)).value
     att = _leaky_predict(np.array([[w, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [0.0, 1.0]]), Y, m)
     return rules.identity("attention output = one GD step of size W* on L_AR(1) from 0", att,
-                          lds.ar_gd_step_prediction(Y, 1, w), rtol=EXACT_RTOL,
+                          ar_gd_step_prediction(Y, 1, w), rtol=EXACT_RTOL,
                           scope=f"leak m = {m}, {prior_scope('b')}, T = {T}, 200 prompts")
 
 
@@ -389,7 +397,7 @@ def gd_mask_leak(ctx, m):
 def block_mask_leak(ctx, m):
     s, T = 2, 20
     Y = _leak_prompts(ctx, s, T)
-    Y0 = lds.token_matrix(Y, s)
+    Y0 = token_matrix(Y, s)
     n = Y0.shape[2] - 1
     G = (np.einsum("bin,bjn->bij", Y0[:, :, :-1], Y0[:, :, :-1]) + m * np.einsum("bi,bj->bij", Y0[:, :, -1],
                                                                                    Y0[:, :, -1])) / n
@@ -412,7 +420,7 @@ def eq17_mask_leak(ctx, m):
     s, T = 4, 20
     Y = _leak_prompts(ctx, s, T)
     W, V = np.random.default_rng(ctx.seed_for("001-assume/eq17-weights")).standard_normal((2, s + 1, s + 1))
-    q = lds.pcg_quantities(W, V, Y)
+    q = pcg_quantities(W, V, Y)
     return rules.identity("forward pass = (P∇²L q + ξ₁P∇L(0) + ξ₂p)ᵀ ȳ_{T−s} (Eq. 17)", _leaky_predict(W, V, Y, m),
                           q["pred_att"], rtol=EXACT_RTOL,
                           scope=f"leak m = {m}, s = {s}, {prior_scope('b')}, T = {T}, 200 prompts, random weights")
@@ -433,7 +441,7 @@ def pcg_start(ctx, r0norm):
     W, V = rng.standard_normal((2, s + 1, s + 1))
     u = rng.standard_normal(s)
     u /= np.linalg.norm(u)
-    q = lds.pcg_quantities(W, V, Y)
+    q = pcg_quantities(W, V, Y)
     H, g0, P = q["H"], q["g0"], q["P"]
     w = np.broadcast_to(r0norm * u, g0.shape).copy()
     r = -(g0 + np.einsum("bij,bj->bi", H, w))

@@ -10,14 +10,21 @@ import math
 
 import numpy as np
 
-from ... import lds
+from ...figures import new_figure
+from ...models.attention import attention_predict, effective_coefficients
+from ...models.dynamics import OneSidedDiagonalLDSPrior
+from ...models.filters import kalman_one_step_mse, oracle_ar_mse
 from ...verdicts import Estimate, rules, selfcheck
 from ..api import Note
-from .claims import _rng, _test_set
+from . import reconciliation as rc
 from .fixtures import runs_of
 from .registry import claims
-from . import reconciliation as rc
-from .settings import PRIOR_DEFAULTS, RECIPE, SETTINGS, config, prior, prior_scope, recipe_chosen
+from .settings import (PRIOR_DEFAULTS, RECIPE, SETTINGS, config, prior, prior_scope, recipe_chosen, rng_for,
+                       test_set)
+from .theory.gd import ar_least_squares_predict, coefficient_inertia, exact_halved_loss
+from .theory.stationarity import stationarity_moments
+from .theory.support import offpattern_energy, parity_zero_pattern, predicted_support, support_jaccard
+from .theory.wqk import wqk_star
 
 
 @claims.claim("001-training-setup", lines=(74, 74), conventions=["C8"])
@@ -56,19 +63,19 @@ def lemma41_trained_support(ctx, training):
         if s < 2:
             continue
         runs = runs_of(training, st, s)
-        phi = np.array([lds.offpattern_energy(r["W_QK"], r["W_V"]) for r in runs])
+        phi = np.array([offpattern_energy(r["W_QK"], r["W_V"]) for r in runs])
         yield rules.superiority(f"({st}) AR({s}): mean off-pattern energy share < {ENERGY_MAX}",
                                 Estimate.from_samples(ENERGY_MAX - phi), scope=f"{prior_scope(st)}, T = {T}",
                                 chosen=recipe_chosen(cfg, st, s, n),
                                 details={"offpattern_energy_per_seed": phi, "jaccard_per_seed":
-                                         [lds.support_jaccard(r["W_QK"], r["W_V"], THRESHOLD)["distance"]
+                                         [support_jaccard(r["W_QK"], r["W_V"], THRESHOLD)["distance"]
                                           for r in runs], "jaccard_support_threshold": THRESHOLD})
     for s in cfg["masked"]:
-        _, Y = _test_set(ctx, "a", T, cfg["test_n"], f"support-test-s{s}")
+        _, Y = test_set(ctx, "a", T, cfg["test_n"], f"support-test-s{s}")
         masked, free = runs_of(training, "a", s, "masked"), runs_of(training, "a", s)
 
         def loss(r):
-            return float(np.mean(0.5 * (lds.attention_predict(r["W_QK"], r["W_V"], Y) - Y[:, -1]) ** 2))
+            return float(np.mean(0.5 * (attention_predict(r["W_QK"], r["W_V"], Y) - Y[:, -1]) ** 2))
         l_struct = np.array([loss(r) for r in masked])
         d = np.array([loss(free[i]) - l_struct[i] for i in range(len(masked))])     # paired by training seed
         yield rules.superiority(f"(a) AR({s}): free training beats checkerboard-restricted training by less than "
@@ -88,7 +95,6 @@ def lemma41_trained_support(ctx, training):
 
 
 def _support_figure(training, cfg):
-    from ...figures import new_figure
     ss = list(cfg["masked"])
     fig, axes = new_figure(ncols=len(ss), nrows=2, width=3.0, height=2.8)
     for col, s in enumerate(ss):
@@ -97,7 +103,7 @@ def _support_figure(training, cfg):
             r = runs_of(training, "a", s, kind)[0]
             mat = np.vstack([r["W_QK"][:, :s].T, r["W_V"][s][None, :]])
             ax.imshow(np.abs(mat) / np.max(np.abs(mat)), cmap="Greys", vmin=0, vmax=1)
-            sv, sw = lds.predicted_support(s)
+            sv, sw = predicted_support(s)
             yy, xx = np.nonzero(np.vstack([sw.T, sv[None, :]]))
             ax.scatter(xx, yy, marker="o", facecolors="none", edgecolors="r", s=60)
             ax.set_title(f"AR({s}) {'trained' if kind == 'free' else 'restricted'}", fontsize=8)
@@ -139,10 +145,10 @@ def thm41_trained(ctx, training, recipe_runs):
                "SE over independent scramblings is combined with the SE over training seeds (Welch–Satterthwaite "
                "df).")
     for st in SETTINGS:
-        w = lds.wqk_star(T, prior(st), n_systems=cfg["rb_systems"], batch=cfg["rb_systems"] // 20,
+        w = wqk_star(T, prior(st), n_systems=cfg["rb_systems"], batch=cfg["rb_systems"] // 20,
                          seed=ctx.seed_for(f"trained-wqk-{st}"))
         runs = runs_of(training, st, 1)
-        C = [lds.effective_coefficients(r["W_QK"], r["W_V"])[:, :, 0] for r in runs]
+        C = [effective_coefficients(r["W_QK"], r["W_V"])[:, :, 0] for r in runs]
         rel = np.array([c[0, 1] / w.value - 1 for c in C])
         off = np.array([max(abs(c[0, 0]), abs(c[1, 1])) / abs(c[0, 1]) for c in C])
         e = Estimate.from_samples(rel)
@@ -170,12 +176,12 @@ def symmetry_needed(ctx):
     stationarity right-hand side are not zero."""
     NONZERO_MIN = 1e-6   # clearly non-zero: 10⁶ × floating-point rounding, relative to the largest entry
     T = config(ctx)["symmetry_T"]
-    ctrl = lds.OneSidedDiagonalLDSPrior(**PRIOR_DEFAULTS)
+    ctrl = OneSidedDiagonalLDSPrior(**PRIOR_DEFAULTS)
     yield Note("Control prior (not a setting of the paper): setting (a) with eigenvalues a_k ~ U[0, 0.95], so A and −A "
                "are not equally likely; R is its exact prior average (independent components, Gauss–Legendre).")
     for s in (2, 3, 4):
-        R = lds.stationarity_moments(T, s, ctrl)["R"]
-        z = lds.parity_zero_pattern(s)
+        R = stationarity_moments(T, s, ctrl)["R"]
+        z = parity_zero_pattern(s)
         yield rules.inequality(f"s = {s}: without central symmetry, |R| on the predicted zeros > {NONZERO_MIN:g}·max|R|",
                                np.abs(R[z]) / np.max(np.abs(R)), ">", NONZERO_MIN,
                                scope=f"one-sided control prior (eigenvalues U[0, {PRIOR_DEFAULTS['a_max']}]), d = "
@@ -189,16 +195,16 @@ def kf_test(ctx, training):
     (averaged over training seeds) for every trained window, and the exact Kalman MSE of each prompt's system."""
     cfg = config(ctx)
     T = cfg["train_T"]
-    sysm, Y = _test_set(ctx, "a", T, cfg["kf_test_n"], "kf-test")
+    sysm, Y = test_set(ctx, "a", T, cfg["kf_test_n"], "kf-test")
     windows = sorted(s for (st, s) in cfg["runs"] if st == "a")
-    err = {s: np.mean([(lds.attention_predict(r["W_QK"], r["W_V"], Y) - Y[:, -1]) ** 2
+    err = {s: np.mean([(attention_predict(r["W_QK"], r["W_V"], Y) - Y[:, -1]) ** 2
                        for r in runs_of(training, "a", s)], axis=0) for s in windows}
     sub = sysm.subset(slice(0, min(len(sysm), 20_000)))            # baselines of the figure on a subset
     Ys = Y[:len(sub)]
     s_or = list(range(1, 9))
-    oracle = {s: float(lds.oracle_ar_mse(sub, T, s).mean()) for s in s_or}
-    ls = {s: float(np.mean((lds.ar_least_squares_predict(Ys, s) - Ys[:, -1]) ** 2)) for s in s_or if T - s - 1 >= s + 1}
-    return {"T": T, "n": len(sysm), "err": err, "kf": lds.kalman_one_step_mse(sysm, T), "oracle": oracle, "ls": ls,
+    oracle = {s: float(oracle_ar_mse(sub, T, s).mean()) for s in s_or}
+    ls = {s: float(np.mean((ar_least_squares_predict(Ys, s) - Ys[:, -1]) ** 2)) for s in s_or if T - s - 1 >= s + 1}
+    return {"T": T, "n": len(sysm), "err": err, "kf": kalman_one_step_mse(sysm, T), "oracle": oracle, "ls": ls,
             "n_baselines": len(sub)}
 
 
@@ -252,7 +258,6 @@ def kf_one_layer(ctx, kf_test):
 
 
 def _kf_figure(kt):
-    from ...figures import new_figure
     fig, ax = new_figure()
     err, kf = kt["err"], kt["kf"]
     ax.axhline(kf.mean(), color="k", ls="--", label="Kalman filter (known system)")
@@ -277,7 +282,7 @@ def ar2_constrained_optimum(ctx, ar2_moments):
     F, Gm, b = m["features"], m["gram"], m["b"]
     c = np.linalg.solve(Gm, b)
     L_star = 0.5 * (m["Eyy"] - c @ b)
-    inertia = lds.coefficient_inertia(c, F, 2)
+    inertia = coefficient_inertia(c, F, 2)
     worst = max(max(v["n_pos"], v["n_neg"]) for v in inertia.values())
     yield Note("Realisable coefficients have S_j = (v wᵀ + w vᵀ)/2 for each query index j (C3), with at most one "
                "positive and one negative eigenvalue; S_kk = C_kkj, S_kl = C_klj/2.")
@@ -285,11 +290,11 @@ def ar2_constrained_optimum(ctx, ar2_moments):
                            "realisable)", worst, ">=", 2, scope=f"{prior_scope('a')}, T = {m['T']}, exact moments",
                            details={"inertia": {j: (v["n_pos"], v["n_neg"]) for j, v in inertia.items()},
                                     "halved_loss_unconstrained": L_star})
-    rng = _rng(ctx, "ar2-bound")
+    rng = rng_for(ctx, "ar2-bound")
     excess = []
     for _ in range(20):
         W, V = rng.standard_normal((2, 3, 3)) * 0.3
-        excess.append(max(0.0, L_star - lds.exact_halved_loss(W, V, m)))
+        excess.append(max(0.0, L_star - exact_halved_loss(W, V, m)))
     yield selfcheck.identity("realisable weights never beat the unconstrained optimum", np.array(excess),
                              np.zeros(len(excess)), atol=1e-12 * abs(L_star))
 

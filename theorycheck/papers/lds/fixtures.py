@@ -3,7 +3,7 @@ r"""Shared computations of paper 001, each an independent task of the run engine
 ``training``
     one task per training run ``"<setting>:<s>:<seed index>:<free|masked>"``
     (:func:`~theorycheck.papers.lds.settings.run_keys`): one-layer linear attention trained with
-    :func:`theorycheck.lds.train_linear_attention` on fresh LDS batches; ``masked`` runs keep every
+    :func:`theorycheck.models.training.train_linear_attention` on fresh LDS batches; ``masked`` runs keep every
     weight outside the Lemma 4.1 support at 0. Masked run i uses the seed of free run i of the same
     window (common random numbers).
 ``ar2_moments``
@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import lds
+from ...models.filters import steady_state_closed_loop_radius
+from ...models.training import train_linear_attention
 from . import reconciliation as rc
 from .registry import claims
 from .settings import RECIPE, SETTINGS, config, parse_key, prior, recipe_chosen, run_keys, train_size
+from .theory.stationarity import stationarity_moments
+from .theory.support import ar_gaps, predicted_support
+from .theory.wqk import wqk_star
 
 
 def mask_for(s: int) -> tuple[np.ndarray, np.ndarray]:
     """Boolean masks (W_QK, W_V) of the Lemma 4.1 support (the Theorem 4.1 parity branch)."""
-    sv, sw = lds.predicted_support(s)
+    sv, sw = predicted_support(s)
     mq = np.zeros((s + 1, s + 1), bool)
     mq[:, :s] = sw
     mv = np.zeros((s + 1, s + 1), bool)
@@ -52,7 +56,7 @@ def training(ctx, key):
         steps = cfg["masked_steps"]
     lr = RECIPE["lr_ar1"] if s == 1 else RECIPE["lr"]
     seed = train_seed(ctx, st, s, i)
-    res = lds.train_linear_attention(cfg["train_T"], s, prior(st), steps=steps, batch=batch, seed=seed, lr=lr,
+    res = train_linear_attention(cfg["train_T"], s, prior(st), steps=steps, batch=batch, seed=seed, lr=lr,
                                      weight_decay=0.0, clip=None, schedule="cosine", init_scale=0.1,
                                      support=mask_for(s) if kind == "masked" else None)
     return {"W_QK": res.W_QK, "W_V": res.W_V, "final_train_loss": float(np.mean(res.losses[-max(1, steps // 20):])),
@@ -63,7 +67,7 @@ def training(ctx, key):
 def ar2_moments(ctx):
     """Exact feature moments of the AR(2) attention, setting (a), horizon ``config['T']``."""
     T = config(ctx)["T"]
-    m = lds.stationarity_moments(T, 2, prior("a"), gram=True)
+    m = stationarity_moments(T, 2, prior("a"), gram=True)
     return {"T": T, "R": m["R"], "gram": m["gram"], "b": m["b"], "Eyy": m["Eyy"],
             "features": [tuple(f) for f in m["features"]], "method": m["method"]}
 
@@ -77,8 +81,8 @@ def gap_profiles(ctx):
     out = {"T": T, "s_values": svals, "n_systems": n}
     for st in SETTINGS:
         sysm = prior(st).sample(np.random.default_rng(ctx.seed_for(f"gaps-{st}")), n)
-        kf, gaps = lds.ar_gaps(sysm, T, svals)
-        out[st] = {"kf": kf, "gaps": gaps, "rho": lds.steady_state_closed_loop_radius(sysm)}
+        kf, gaps = ar_gaps(sysm, T, svals)
+        out[st] = {"kf": kf, "gaps": gaps, "rho": steady_state_closed_loop_radius(sysm)}
     return out
 
 
@@ -112,7 +116,7 @@ def recipe_runs(ctx, label):
     """One point of the training-recipe grid (same seed at every point: common random numbers)."""
     cfg = config(ctx)
     T = cfg["train_T"]
-    w = lds.wqk_star(T, prior("a")).value
+    w = wqk_star(T, prior("a")).value
     out = rc.recipe_point(label, T, cfg["recipe_batch"], ctx.seed_for("recipe-grid"), w, prior("a"))
     out.update(T=T, batch=cfg["recipe_batch"], W_star=w)
     return out

@@ -1,5 +1,6 @@
 """Deliberate mistakes in paper 001's code; each must change a listed claim's verdict or trip a self-check at
-quick sizes (:func:`theorycheck.selftest.run_paper_mutants`). The first three are ported from the legacy
+quick sizes (:func:`theorycheck.selftest.run_paper_mutants`); each patches a function in the module where the
+claims look it up (:mod:`.theory` or :mod:`theorycheck.models`). The first three are ported from the legacy
 catalogue; every mutant lists only claims that need no training run, so the self-test stays fast."""
 from __future__ import annotations
 
@@ -7,98 +8,86 @@ import dataclasses
 
 import numpy as np
 
-from ...selftest import Mutant
+from ... import gaussian as g
+from ...models import attention as A
+from ...models import dynamics as D
+from ...models import filters as F
+from ..api import Mutant
+from .theory import gd, isserlis, nonnormal, pcg, stationarity, support, wqk
 
 _RATIO = "001-thm41-ratio-of-expectations"
 _OPT = "001-thm41-global-optimum"
 
 
 def _drop_t2(p):
-    from ... import lds as L
-    orig = L.wqk_star
+    orig = wqk.wqk_star
 
     def wqk_star(T, prior, *a, **k):
         w = orig(T, prior, *a, **k)
         return dataclasses.replace(w, value=w.value / (T - 2), se=w.se / (T - 2))
-    p.replace(L, "wqk_star", wqk_star)
+    p.replace(wqk, "wqk_star", wqk_star)
 
 
 def _per_system(p):
-    from ... import lds as L
-
     def wqk_star(T, prior, *a, **k):
-        est = L.per_system_ratio_average(T, prior, n_systems=4000, seed=0)
-        return L.WqkStar(float(est.mean), float(est.se), est.n, "per-system-average", T,
-                         extra={"batch_ratios": [float(est.mean) + d for d in (-est.se, est.se)]})
-    p.replace(L, "wqk_star", wqk_star)
+        est = wqk.per_system_ratio_average(T, prior, n_systems=4000, seed=0)
+        return wqk.WqkStar(float(est.mean), float(est.se), est.n, "per-system-average", T,
+                           extra={"batch_ratios": [float(est.mean) + d for d in (-est.se, est.se)]})
+    p.replace(wqk, "wqk_star", wqk_star)
 
 
 def _lag_range(p):
-    from ... import gaussian as g
-    from ... import lds as L
-
     def lag1_matrix(T):
         return g.quadratic_form_matrix([(i, i + 1) for i in range(T - 1)], T)     # BUG: one pair too many
-    p.replace(L, "lag1_matrix", lag1_matrix)
+    p.replace(isserlis, "lag1_matrix", lag1_matrix)
 
 
 def _parity_shift(p):
-    from ... import lds as L
-
     def parity_zero_pattern(s):
         k = np.arange(1, s + 2)
         j = np.arange(1, s + 1)
         return ((k[None, :, None] + k[None, None, :] + j[:, None, None] + s + 1) % 2) == 0   # BUG: parity flipped
-    p.replace(L, "parity_zero_pattern", parity_zero_pattern)
+    p.replace(support, "parity_zero_pattern", parity_zero_pattern)
 
 
 def _no_symmetrisation(p):
-    from ... import lds as L
-    from ...models import attention as A
-
     def effective_coefficients(W_QK, W_V):
         W_QK, W_V, s = A.check_weights(W_QK, W_V)
         C = W_V[s][:, None, None] * W_QK[:, :s][None, :, :]           # BUG: v_l W_kj term dropped
         return C * np.triu(np.ones((s + 1, s + 1)))[:, :, None]
-    p.replace(L, "effective_coefficients", effective_coefficients)
+    p.replace(A, "effective_coefficients", effective_coefficients)
 
 
 def _gd_no_normalisation(p):
-    from ... import lds as L
-
     def ar_gd_step_prediction(Y, s, eta):
-        G, q = L.gram_query(Y, s)
+        G, q = A.gram_query(Y, s)
         n = Y.shape[1] - s - 1
         return np.einsum("bi,bi->b", eta * n * G[:, :s, s], q[:, :s])      # BUG: sum instead of mean
-    p.replace(L, "ar_gd_step_prediction", ar_gd_step_prediction)
+    p.replace(gd, "ar_gd_step_prediction", ar_gd_step_prediction)
 
 
 def _kalman_no_update(p):
-    from ... import lds as L
-
     def kalman_one_step_mse(systems, T):
         A, c, Sw = systems.A, systems.c, systems.Sigma_w
         P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(A.shape[1]), A.shape).copy()
         for _ in range(T):                                                  # BUG: no measurement update
             P = A @ P @ A.transpose(0, 2, 1) + Sw
         return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
-    p.replace(L, "kalman_one_step_mse", kalman_one_step_mse)
+    p.replace(F, "kalman_one_step_mse", kalman_one_step_mse)
 
 
 def _pcg_transposed_p(p):
-    from ... import lds as L
-    orig = L.pcg_quantities
+    orig = pcg.pcg_quantities
 
     def pcg_quantities(W_QK, W_V, Y, preconditioner="P", init="residual"):
         W = np.array(W_QK, dtype=float)
         s = W.shape[0] - 1
         W[:s, :s] = W[:s, :s].T                                             # BUG: P = W̃ instead of W̃ᵀ
         return orig(W, W_V, Y, preconditioner, init)
-    p.replace(L, "pcg_quantities", pcg_quantities)
+    p.replace(pcg, "pcg_quantities", pcg_quantities)
 
 
 def _no_observation_noise(p):
-    from ...models import dynamics as D
     orig = D.simulate_lds
 
     def simulate_lds(systems, T, rng):
@@ -108,7 +97,6 @@ def _no_observation_noise(p):
 
 
 def _transposed_dynamics(p):
-    from ...models import dynamics as D
     orig = D.simulate_lds
 
     def simulate_lds(systems, T, rng):
@@ -118,32 +106,28 @@ def _transposed_dynamics(p):
 
 
 def _query_index(p):
-    from ... import lds as L
-    orig = L._feature_forms
+    orig = stationarity._feature_forms
 
     def _feature_forms(T, s):
         n, feats, mats, qidx = orig(T, s)
         return n, feats, mats, {j: i - 1 for j, i in qidx.items()}          # BUG: q_j = y_{T-s+j-2}
-    p.replace(L, "_feature_forms", _feature_forms)
+    p.replace(stationarity, "_feature_forms", _feature_forms)
 
 
 def _orthogonal_as_diagonal(p):
-    from ... import lds as L
-
     def _orthogonal_weight_moments(d):
         return {k: 1.0 for k in ("m1", "m2", "m11", "m3", "m21", "m111")}     # BUG: weights (Qc)_k² taken as 1
-    p.replace(L, "_orthogonal_weight_moments", _orthogonal_weight_moments)
+    p.replace(isserlis, "_orthogonal_weight_moments", _orthogonal_weight_moments)
 
 
 def _coupling_no_cross(p):
-    from ... import lds as L
-    orig = L._coupling_weights
+    orig = nonnormal._coupling_weights
 
     def _coupling_weights(prior, U):
         C = orig(prior, U)
         C[:, 1 + prior.d:] = 0.0                  # BUG: the pairs k < l of correlated components dropped
         return C
-    p.replace(L, "_coupling_weights", _coupling_weights)
+    p.replace(nonnormal, "_coupling_weights", _coupling_weights)
 
 
 MUTANTS = [

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import lds
+from ...models.attention import effective_coefficients
+from ...models.training import train_linear_attention
 from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
+from .theory.pcg import pcg_quantities
+from .theory.support import offpattern_energy
 
 __all__ = ["PCG_FREE", "PCG_TARGETS", "P_RESIDUAL_MARGIN", "PcgModel", "pcg_reconcile", "RECIPE_TARGETS",
            "recipe_grid", "recipe_free", "recipe_reconcile", "recipe_point"]
@@ -73,7 +76,7 @@ class PcgModel:
     ``weights`` maps a setting to the list of its trained ``(W_QK, W_V)``; ``prompts(setting, seed)`` draws the test
     prompts (B, T) of a setting from a seed: the search evaluates every reading on the prompts of one seed (common
     random numbers), the engine's check of the best reading uses fresh prompts (the trained weights are fixed). Per
-    (prompt seed, setting, training seed, first direction, preconditioner) :func:`~theorycheck.lds.pcg_quantities` runs
+    (prompt seed, setting, training seed, first direction, preconditioner) :func:`~.theory.pcg.pcg_quantities` runs
     once and only the per-seed summaries of every reading are kept (scalars: the cache stays small)."""
 
     def __init__(self, weights: dict, prompts):
@@ -91,7 +94,7 @@ class PcgModel:
         if key not in self._cache:
             W, V = self.weights[st][i]
             try:
-                q = lds.pcg_quantities(W, V, self._prompts(st), preconditioner=pre, init=init)
+                q = pcg_quantities(W, V, self._prompts(st), preconditioner=pre, init=init)
             except ValueError:            # P not invertible: the reading P⁻¹ does not exist for these weights
                 self._cache[key] = None
                 return None
@@ -186,14 +189,14 @@ def recipe_point(label: str, T: int, batch: int, seed: int, w_star: float, prior
     r = parse_recipe(label)
     out = {"label": label, **r}
     try:
-        a1 = lds.train_linear_attention(T, 1, prior, steps=r["steps"], batch=batch, seed=seed, lr=r["lr"],
+        a1 = train_linear_attention(T, 1, prior, steps=r["steps"], batch=batch, seed=seed, lr=r["lr"],
                                         clip=None, init_scale=r["init"])
-        C = lds.effective_coefficients(a1.W_QK, a1.W_V)[:, :, 0]
+        C = effective_coefficients(a1.W_QK, a1.W_V)[:, :, 0]
         out["rel_err"] = float(C[0, 1] / w_star - 1)
         out["off"] = float(max(abs(C[0, 0]), abs(C[1, 1])) / max(abs(C[0, 1]), 1e-300))
-        a2 = lds.train_linear_attention(T, 2, prior, steps=r["steps"], batch=batch, seed=seed + 1, lr=r["lr"],
+        a2 = train_linear_attention(T, 2, prior, steps=r["steps"], batch=batch, seed=seed + 1, lr=r["lr"],
                                         clip=None, init_scale=r["init"])
-        out["energy"] = float(lds.offpattern_energy(a2.W_QK, a2.W_V))
+        out["energy"] = float(offpattern_energy(a2.W_QK, a2.W_V))
     except ValueError as exc:          # the run diverged at this recipe: a finding of the grid, not an error
         out.update(rel_err=1e6, off=1e6, energy=1e6, diverged=str(exc)[:200])
     return out

@@ -11,9 +11,11 @@ priors as instances of the universal statement; their scope says so.
 """
 from __future__ import annotations
 
-from ... import lds
+import numpy as np
 
-#: Prior parameters (ours; the paper gives none). Settings (a)-(d) as in :func:`theorycheck.lds.make_prior`.
+from ...models.dynamics import make_prior
+
+#: Prior parameters (ours; the paper gives none). Settings (a)-(d) as in :func:`theorycheck.models.dynamics.make_prior`.
 PRIOR_DEFAULTS = {"d": 5, "a_max": 0.95, "sigma0": 1.0, "sigma_w": 0.5, "sigma_v": 0.5}
 
 #: Training recipe (ours where the seed is silent). No clipping: the threshold is not given, and
@@ -27,7 +29,7 @@ SETTINGS = ("a", "b", "c", "d")
 
 def prior(setting: str):
     """The toolkit's prior of setting ``setting`` (``'a'``..``'d'``)."""
-    return lds.make_prior(setting, **PRIOR_DEFAULTS)
+    return make_prior(setting, **PRIOR_DEFAULTS)
 
 
 def prior_scope(setting: str = "a") -> str:
@@ -73,10 +75,14 @@ def config(ctx) -> dict:
     }
 
 
+def rng_for(ctx, name: str) -> np.random.Generator:
+    """The random generator of the stream ``name`` (seeded from the run seed and the name only)."""
+    return np.random.default_rng(ctx.seed_for(name))
+
+
 def test_set(ctx, setting: str, T: int, n: int, name: str):
     """``n`` systems of ``setting`` and one trajectory of length ``T`` each, from the stream ``name``."""
-    import numpy as np
-    g = np.random.default_rng(ctx.seed_for(name))
+    g = rng_for(ctx, name)
     sysm = prior(setting).sample(g, n)
     return sysm, sysm.simulate(T, g)
 
