@@ -184,3 +184,37 @@ def test_cli_records_computed_and_cached_per_task(fake_plugin, tmp_path):
     assert (tmp_path / "out" / "results.json").read_bytes() == before
     assert run("--no-cache") == 0 and stamp()["tasks_computed"] == 9
     assert (tmp_path / "out" / "results.json").read_bytes() == before
+
+
+MUTANTS = '''from theorycheck.selftest import Mutant
+
+import tc_fake_paper as paper
+
+
+def _wrong_target(patcher):
+    patcher.setattr(paper, "BEHAVIOUR", {"mode": "refuted"})
+
+
+MUTANTS = [Mutant("fk-wrong", "targets 2 instead of 1", ("fk-g2",), _wrong_target),
+           Mutant("fk-noop", "changes nothing", ("fk-g4",), lambda p: None)]
+'''
+
+
+def test_selftest_paper_runs_its_mutants_in_parallel_from_cached_clean_runs(plugin, tmp_path, monkeypatch):
+    _edit(plugin / "__init__.py", 'package=__name__, seed="seed.txt",', 'package=__name__, seed="seed.txt", '
+          'mutants="tc_fake_paper.mutants",')
+    (plugin / "mutants.py").write_text(MUTANTS, encoding="utf-8")
+    _reload()
+    monkeypatch.setenv("THEORYCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    assert cli.main(["run", "--paper", "fake", "--quick", "--out", str(out), "--no-pdf", "--jobs", "1", "--quiet",
+                     "--skip-derive-check"]) == 0          # the default seed is the self-test's: clean runs cached
+    cache = TaskCache(tmp_path / "cache")
+    before = {p: p.stat().st_mtime_ns for p in cache.folder.rglob("*.tce")}
+    assert cli.main(["selftest", "--paper", "fake", "--out", str(out), "--jobs", "2", "--quiet"]) == 1   # a hole
+    md = (out / "selftest-fake.md").read_text()
+    assert "| `fk-wrong` |" in md and "fk-g2: verdict confirmed -> refuted" in md and "**NOT CAUGHT**" in md
+    assert not (out / "selftest.md").exists() and not (out / "calibration.md").exists()   # no engines, no fuzzing
+    after = {p: p.stat().st_mtime_ns for p in cache.folder.rglob("*.tce")}
+    assert after.keys() == before.keys()                     # no mutant result was stored
+    assert any(after[p] != before[p] for p in before)        # the clean runs were read (an access touches)

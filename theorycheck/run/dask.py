@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import logging
 
 from .tasks import Task, TaskResult, execute
 
@@ -37,6 +38,18 @@ class SchedulerLost(RuntimeError):
     def __init__(self, message: str, finished: int = 0):
         super().__init__(message)
         self.finished = finished
+
+
+class _QuietWhenLost(logging.Filter):
+    """Drops the client's log records once its connection is no longer up (reconnection attempts, the traceback
+    of an attempt cut short): a lost scheduler is said once, by :class:`SchedulerLost`."""
+
+    def __init__(self, client):
+        super().__init__()
+        self.client = client
+
+    def filter(self, record) -> bool:
+        return self.client.status == "running"
 
 
 def _dask_key(task: Task, mode: str, seed: int, keys: dict | None) -> str:
@@ -56,6 +69,9 @@ def run_tasks_dask(tasks: list[Task], mode: str, seed: int, scheduler, progress=
     client = Client(scheduler) if own else scheduler
     done = done or {}
     futures: dict = {}
+    quiet = _QuietWhenLost(client)
+    if own:                       # our own connection: the one line of SchedulerLost says its loss
+        logging.getLogger("distributed.client").addFilter(quiet)
     try:
         for t in tasks:
             deps = {d: futures[d] if d in futures else done[d] for d in t.deps}
@@ -70,6 +86,7 @@ def run_tasks_dask(tasks: list[Task], mode: str, seed: int, scheduler, progress=
     finally:
         if own:
             client.close()
+            logging.getLogger("distributed.client").removeFilter(quiet)
 
 
 def _collect(client, futures: dict, by_id: dict, progress, as_completed) -> dict:
