@@ -254,7 +254,8 @@ def cache_scenario(mode: str = "quick") -> dict:
         src, cache, out = Path(tmp) / "src", Path(tmp) / "cache", str(Path(tmp) / "out")
         shutil.copytree(ROOT / "theorycheck", src / "theorycheck",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        res = {"mode": mode}
+        res = {"mode": mode, "load_average": [round(x, 2) for x in os.getloadavg()],
+               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
         for label in ("cold", "same"):
             print(f"== cache: theorycheck run --{mode} ({label}) ...", file=sys.stderr, flush=True)
             res[label] = _timed_run(mode, src, out, cache)
@@ -295,9 +296,11 @@ def cache_section(runs: list) -> list:
         L += ["| " + " | ".join(x.replace("|", "\\|") for x in t) + " |" for t in cache_targets(c)]
     L.append("")
     for c in runs:
-        L.append(f"- `{c['mode']}`: cold {c['cold']['wall_s']} s ({len(c['cold']['computed'])} tasks computed, derive "
-                 f"check {c['cold']['derive_check']}); same command again {c['same']['wall_s']} s; after editing "
-                 f"`{c['edited']}` {c['edit']['wall_s']} s.")
+        L.append(f"- `{c['mode']}` ({c.get('when')}, load average {c.get('load_average')} at the start — other "
+                 f"processes share the 2 cores): cold {c['cold']['wall_s']} s ({len(c['cold']['computed'])} tasks "
+                 f"computed, derive check {c['cold']['derive_check']}); the same command again {c['same']['wall_s']} s; "
+                 f"after editing `{c['edited']}` {c['edit']['wall_s']} s (the derivation check, in its own process, "
+                 "runs again: any source change gives its record a new key).")
     return L + [""]
 
 

@@ -155,3 +155,20 @@ def test_dask_worker_killed_mid_run_gives_identical_results(slow_plugin):
     assert killed and not remote.failed
     assert _doc(remote) == _doc(local)
     assert [f["png"] for f in remote.figures["fake"]] == [f["png"] for f in local.figures["fake"]]
+
+
+def test_a_killed_worker_loses_only_its_tasks(slow_plugin):
+    psutil = pytest.importorskip("psutil")
+    killed = []
+
+    def kill_a_worker(task, result):              # the first result in: the other points are running
+        if killed:
+            return
+        servers = [c for c in psutil.Process().children() if "forkserver" in " ".join(c.cmdline())]
+        workers = [w for s in servers for w in s.children()]
+        if workers:
+            workers[0].kill()
+            killed.append(workers[0].pid)
+    out = run_papers(["fake"], "quick", 5, jobs=2, progress=kill_a_worker)
+    assert killed and not out.failed                  # its tasks ran again in a fresh pool
+    assert _doc(out) == _doc(run_papers(["fake"], "quick", 5))
