@@ -158,25 +158,29 @@ class KeyBuilder:
         """Where ``fn`` is and its source, with every registered function it mentions (None: no source)."""
         fn = inspect.unwrap(fn)
         w = _where(fn)
-        if w is None or self.graph.file(w[0]) is None:
+        if w is None or self.graph.file(w[0]) is None or w[2] > len(self.graph.text(w[0]).splitlines()):
             return None
-        spans = {s.name: s for s in self.graph.functions(w[0])}
-        own = spans.get(w[1])
-        if own is None or own.first != w[2]:            # not a top-level function: its module text has it
-            nested_ok = w[2] <= len(self.graph.text(w[0]).splitlines())
-            return {"module": w[0], "name": w[1], "source": None} if nested_ok else None
-        doc = {"module": w[0], "name": w[1], "source": self.graph.text(w[0]).splitlines()[own.first - 1:own.last]}
-        closure = self.graph.closure([w[0]])
-        others = {s.name: (m, s) for m in closure for s in self._spans(m) if s.name not in self._kept}
+        lines = self.graph.text(w[0]).splitlines()
+        around = [s for s in self.graph.functions(w[0]) if s.first <= w[2] <= s.last]
+        own = around[0] if around else None
+        if own is None:                          # defined by other top-level code: the module text has it
+            return {"module": w[0], "name": w[1], "source": None, "mentions": {}}
+        doc = {"module": w[0], "name": w[1], "source": lines[own.first - 1:own.last]}    # or the function around it
+        others: dict = {}
+        for m in self.graph.closure([w[0]]):
+            for s in self._spans(m):
+                if s.name not in self._kept and (m, s.first) != (w[0], own.first):
+                    others.setdefault(s.name, []).append((m, s))
         refs, extra = set(own.refs), {}
         while True:
-            new = [n for n in refs if n in others and n not in extra and n != w[1]]
+            new = [n for n in refs if n in others and n not in extra]
             if not new:
                 break
             for n in new:
-                m, s = others[n]
-                extra[n] = {"module": m, "source": self.graph.text(m).splitlines()[s.first - 1:s.last]}
-                refs |= s.refs
+                extra[n] = [{"module": m, "source": self.graph.text(m).splitlines()[s.first - 1:s.last]}
+                            for m, s in others[n]]
+                for _, s in others[n]:
+                    refs |= s.refs
         doc["mentions"] = dict(sorted(extra.items()))
         return doc
 
