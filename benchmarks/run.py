@@ -8,6 +8,8 @@ Usage::
     python benchmarks/run.py --no-main  # benchmarks only
     python benchmarks/run.py --only gaussian,simulators
     python benchmarks/run.py --no-main --stamp reports/STAMP.json   # profile the run of record per task
+    python benchmarks/run.py --cache-only          # the task cache (issue 23), quick; updates its section only
+    python benchmarks/run.py --cache-only --full   # the same at the papers' own sizes (long)
 
 Each ``benchmarks/bench_<key>.py`` exposes ``run(quick: bool = True) -> list[dict]`` with rows
 ``{"name", "value", "unit", "note"}``. The main job is timed as the README runs it
@@ -19,6 +21,11 @@ time goes, per paper and per task. Results go to ``benchmarks/RESULTS.md`` (with
 and ``benchmarks/results.json``. Targets (issue 11): the quick run <= 45 s and the full run <= 12 min on 2
 cores; W_QK* for the priors without an exact route >= 1000x faster than trajectory Monte Carlo at equal
 precision; the simulators within 2x of the time it takes to draw their random inputs.
+
+The task cache (issue 23; :func:`cache_scenario`) is measured on a copy of the package in a temporary folder with
+an empty cache folder: a cold run, the same command again (targets: 0 tasks computed; wall time <= 25 % of cold
+for the quick run, <= 5 % at the papers' sizes), and the same command after a no-op statement is added to one claim
+function (target: only that claim's task computed; <= 10 % of cold at the papers' sizes).
 """
 from __future__ import annotations
 
@@ -44,6 +51,8 @@ TARGET_FULL_S = 720.0
 TARGET_WQK_SPEEDUP = 100.0          # exact routes (issue 6)
 TARGET_WQK_SAMPLED_SPEEDUP = 1000.0  # sampled routes, priors b and d (issue 11)
 TARGET_SIM_OVER_DRAWS = 2.0
+TARGET_CACHE_SAME = {"quick": 0.25, "full": 0.05}    # second identical run / cold run
+TARGET_CACHE_EDIT = {"full": 0.10}                    # run after editing one claim function / cold run
 
 
 # ----------------------------------------------------------------------------- machine
@@ -173,12 +182,12 @@ def run_from_stamp(path: Path) -> dict | None:
 
 
 def run_main_job(mode: str, pdf: bool = False, cache_dir: str | None = None, label: str = "") -> dict:
-    """Time `theorycheck run --<mode>` (all papers, on all cores, derivation check included) in a fresh process,
-    into an empty report folder. ``cache_dir``: the record of passed checks (``THEORYCHECK_CACHE_DIR``, see
-    :mod:`theorycheck.run.passed`) — empty: the derivation check runs ("cold"); after a run: it is not repeated
-    ("warm")."""
+    """Time `theorycheck run --<mode>` (all papers, on all cores, derivation check included, no task cache) in a
+    fresh process, into an empty report folder. ``cache_dir``: the record of passed checks
+    (``THEORYCHECK_CACHE_DIR``, see :mod:`theorycheck.run.passed`) — empty: the derivation check runs ("cold");
+    after a run: it is not repeated ("warm")."""
     with tempfile.TemporaryDirectory(prefix="tc_bench_") as tmp:
-        cmd = [sys.executable, "-m", "theorycheck", "run", f"--{mode}", "--out", tmp, "--quiet"]
+        cmd = [sys.executable, "-m", "theorycheck", "run", f"--{mode}", "--out", tmp, "--quiet", "--no-cache"]
         if not pdf:
             cmd.append("--no-pdf")
         env = dict(os.environ, THEORYCHECK_PROGRESS="0")
@@ -198,6 +207,116 @@ def run_main_job(mode: str, pdf: bool = False, cache_dir: str | None = None, lab
             "command": shown, "returncode": proc.returncode,
             "wall_s": round(wall, 1), "check_s_per_paper": per_paper, "profile": profile(stamp),
             "derive_lines": derive, "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
+
+
+# ----------------------------------------------------------------------------- task cache (issue 23)
+def edit_claim(src_root: Path, paper: str | None = None) -> str:
+    """Add a no-op statement to one claim function in the package copy under ``src_root``: the first claim that
+    consumes a fixture (of ``paper``, default the last installed paper); return its task id."""
+    import ast
+    from theorycheck import papers
+    key = paper or papers.keys()[-1]
+    spec = next(s for s in papers.load(key).claims if s.needs)
+    rel = Path(spec.fn.__code__.co_filename).resolve().relative_to(ROOT)
+    path = src_root / rel
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    fn = next(n for n in ast.parse("".join(lines)).body if isinstance(n, ast.FunctionDef) and n.name == spec.fn.__name__)
+    first = fn.body[0]
+    at = first.end_lineno if isinstance(first, ast.Expr) and isinstance(getattr(first, "value", None), ast.Constant) \
+        else first.lineno - 1
+    indent = " " * first.col_offset
+    lines.insert(at, f"{indent}_benchmark_edit = None  # a no-op edit: only this claim's key changes\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return f"{key}:claim:{spec.id}"
+
+
+def _timed_run(mode: str, src: Path, out: str, cache: Path) -> dict:
+    env = dict(os.environ, THEORYCHECK_PROGRESS="0", THEORYCHECK_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([str(src)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                                        if p]))
+    cmd = [sys.executable, "-m", "theorycheck", "run", f"--{mode}", "--no-pdf", "--out", out, "--quiet"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    st = json.loads((Path(out) / "STAMP.json").read_text()) if (Path(out) / "STAMP.json").exists() else {}
+    tasks = {t: v for p in st.get("papers", {}).values() for t, v in p.get("tasks", {}).items()}
+    return {"wall_s": round(wall, 1), "returncode": proc.returncode,
+            "computed": sorted(t for t, v in tasks.items() if v.get("status") == "computed"),
+            "n_tasks": len(tasks), "derive_check": st.get("last_command", {}).get("derive_check"),
+            "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
+
+
+def cache_scenario(mode: str = "quick") -> dict:
+    """Cold run, the same command again, and the same command after editing one claim function — on a copy of the
+    package with an empty cache folder, each run in a fresh process on all cores (``--no-pdf``)."""
+    import shutil
+    with tempfile.TemporaryDirectory(prefix="tc_bench_cache_") as tmp:
+        src, cache, out = Path(tmp) / "src", Path(tmp) / "cache", str(Path(tmp) / "out")
+        shutil.copytree(ROOT / "theorycheck", src / "theorycheck",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        res = {"mode": mode, "load_average": [round(x, 2) for x in os.getloadavg()],
+               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        for label in ("cold", "same"):
+            print(f"== cache: theorycheck run --{mode} ({label}) ...", file=sys.stderr, flush=True)
+            res[label] = _timed_run(mode, src, out, cache)
+        res["edited"] = edit_claim(src)
+        print(f"== cache: theorycheck run --{mode} after editing {res['edited']} ...", file=sys.stderr, flush=True)
+        res["edit"] = _timed_run(mode, src, out, cache)
+    for label in ("same", "edit"):
+        res[label]["ratio"] = round(res[label]["wall_s"] / res["cold"]["wall_s"], 3) if res["cold"]["wall_s"] else None
+    return res
+
+
+def cache_targets(c: dict) -> list[tuple[str, str, str, str]]:
+    mode, cold, same, edit = c["mode"], c["cold"], c["same"], c["edit"]
+    out = [(f"second identical `theorycheck run --{mode}`: 0 tasks computed", f"{len(same['computed'])} computed",
+            f"of {same['n_tasks']} tasks", "met" if not same["computed"] and same["returncode"] == 0 else "MISSED")]
+    tgt = TARGET_CACHE_SAME.get(mode)
+    out.append((f"second identical run <= {tgt:.0%} of cold ({mode})" if tgt else f"second identical run ({mode})",
+                f"{same['wall_s']} s = {same['ratio']:.1%} of {cold['wall_s']} s", "derive check: "
+                + str(same["derive_check"]), "info" if tgt is None else ("met" if same["ratio"] <= tgt else "MISSED")))
+    only = edit["computed"] == [c["edited"]]
+    out.append((f"after editing one claim function only its task runs ({mode})", ", ".join(edit["computed"]) or "none",
+                f"edited `{c['edited']}`", "met" if only and edit["returncode"] == 0 else "MISSED"))
+    tgt = TARGET_CACHE_EDIT.get(mode)
+    out.append((f"run after the edit <= {tgt:.0%} of cold ({mode})" if tgt else f"run after the edit ({mode})",
+                f"{edit['wall_s']} s = {edit['ratio']:.1%} of cold", "derive check: " + str(edit["derive_check"]),
+                "info" if tgt is None else ("met" if edit["ratio"] <= tgt else "MISSED")))
+    return out
+
+
+def cache_section(runs: list) -> list:
+    L = ["## Task cache (issue 23)", "",
+         "Measured by `python benchmarks/run.py --cache-only` (quick) and `--cache-only --full` (the papers' sizes) on a "
+         "copy of the package with an empty cache folder, each run `theorycheck run --<mode> --no-pdf` in a fresh "
+         "process on all cores: cold, the same command again, then after a no-op statement is added to one claim "
+         "function (the derivation check runs again then: the sources changed).", "",
+         "| target | measured | detail | status |", "|---|---|---|---|"]
+    for c in runs:
+        L += ["| " + " | ".join(x.replace("|", "\\|") for x in t) + " |" for t in cache_targets(c)]
+    L.append("")
+    for c in runs:
+        L.append(f"- `{c['mode']}` ({c.get('when')}, load average {c.get('load_average')} at the start — other "
+                 f"processes share the 2 cores): cold {c['cold']['wall_s']} s ({len(c['cold']['computed'])} tasks "
+                 f"computed, derive check {c['cold']['derive_check']}); the same command again {c['same']['wall_s']} s; "
+                 f"after editing `{c['edited']}` {c['edit']['wall_s']} s (the derivation check, in its own process, "
+                 "runs again: any source change gives its record a new key).")
+    return L + [""]
+
+
+def update_cache_section(path: Path, runs: list) -> None:
+    """Replace (or add before "## All benchmark rows") the task-cache section of ``path``; keep the rest."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    lines = text.rstrip("\n").split("\n")
+    head = "## Task cache (issue 23)"
+    if head in lines:
+        i = lines.index(head)
+        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+        lines[i:j] = cache_section(runs)
+    else:
+        j = next((k for k, ln in enumerate(lines) if ln == "## All benchmark rows"), len(lines))
+        lines[j:j] = cache_section(runs)
+    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
 
 
 # ----------------------------------------------------------------------------- output
@@ -316,10 +435,21 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="comma-separated bench keys (e.g. gaussian,simulators)")
     ap.add_argument("--pdf", action="store_true", help="time the main job with PDF compilation")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
+    ap.add_argument("--cache-only", action="store_true",
+                    help="only the task-cache scenario (quick; with --full also the papers' sizes): updates its "
+                         "section of RESULTS.md, keeps the rest")
     ap.add_argument("--stamp", type=Path, action="append", default=[],
                     help="also profile the run recorded in this STAMP.json (e.g. reports/STAMP.json)")
     args = ap.parse_args(argv)
     quick = not args.full
+    if args.cache_only:
+        runs = [cache_scenario(m) for m in (("quick", "full") if args.full else ("quick",))]
+        for c in runs:
+            for t in cache_targets(c):
+                print(f"  [{t[3]}] {t[0]}: {t[1]}")
+        update_cache_section(args.out, runs)
+        print(f"\nupdated the task-cache section of {args.out}", file=sys.stderr)
+        return 0 if all(c[k]["returncode"] == 0 for c in runs for k in ("cold", "same", "edit")) else 1
     mach = machine()
     results = []
     for f in bench_files(args.only):
@@ -352,6 +482,9 @@ def main(argv=None) -> int:
     for t in targets(results, main_runs):
         print(f"  [{t[3]}] {t[0]}: {t[1]}")
     write_results(results, main_runs, mach, args.full, args.out, stamps)
+    if not args.no_main:
+        runs = [cache_scenario(m) for m in (("quick", "full") if args.full else ("quick",))]
+        update_cache_section(args.out, runs)
     (args.out.parent / "results.json").write_text(
         json.dumps({"machine": mach, "full": args.full, "benches": results, "main": main_runs}, indent=1,
                    default=str) + "\n", encoding="utf-8")

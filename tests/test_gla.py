@@ -669,7 +669,7 @@ def test_every_result_has_assumptions_and_a_stress_path():
 # ------------------------------------------------------------------ round 2: bad input, resource guards, speed
 def test_reliability_of_the_gla_area_and_baseline_coverage():
     import inspect
-    from theorycheck import reliability as R
+    from theorycheck.selftest import reliability as R
     from theorycheck.papers.gla import fuzz as area
     mine = set()
     for mod in ("gla", "adaptive_filters"):

@@ -739,7 +739,7 @@ def test_stress_path_student_t_twin_has_the_gaussian_variances():
 # ----------------------------------------------------------------------------- round 2: bad input
 def test_reliability_of_the_lds_area_and_baseline_coverage():
     import inspect
-    from theorycheck import reliability as R
+    from theorycheck.selftest import reliability as R
     from theorycheck.papers.lds import fuzz as area
     mine = set()
     for n in lds.__all__:

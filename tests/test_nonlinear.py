@@ -505,7 +505,7 @@ def test_resource_guards_refuse_instantly_and_name_the_parameter():
 def test_reliability_of_the_area_and_its_coverage():
     """Every public function of paper 004's theory and of its models has a baseline, and the fuzz of the
     area finds no failure (no unnamed error, NaN, stray exception, hang or runaway allocation)."""
-    from theorycheck import reliability as R
+    from theorycheck.selftest import reliability as R
     mine = [f for f in R.public_functions() if f.startswith("theorycheck.papers.nonlinear.theory.")
             or f in ("theorycheck.models.prompts.draw_tasks", "theorycheck.models.prompts.context_statistics",
                      "theorycheck.models.prompts.draw_inputs", "theorycheck.models.prompts.draw_noise",

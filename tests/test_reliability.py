@@ -5,7 +5,7 @@ The theory and model baselines (``theorycheck/reliability/theory.py``, ``models.
 declared; the coverage test lists the public functions still without one."""
 import pytest
 
-from theorycheck import reliability as R
+from theorycheck.selftest import reliability as R
 from theorycheck.validate import check_memory
 
 

@@ -318,7 +318,7 @@ def test_every_table_of_rules_is_derived_from_the_registry():
     """A rule lives in one module (decide, explain, calibration cases, fuzz baselines); RULES, the schema's enum,
     the explanation dispatch, the calibration table, the reliability baselines and the README follow the registry."""
     from pathlib import Path
-    from theorycheck.reliability import verdicts as rel
+    from theorycheck.selftest import fuzz_verdicts as rel
     from theorycheck.verdicts import calibration, schema
     from theorycheck.verdicts.rules import RULES, registry
     names = registry.names()

@@ -11,26 +11,44 @@ Examples::
     theorycheck stability --seeds 20       # quick verdicts under 20 run seeds → reports/stability.md
     theorycheck report --check             # are ./reports what the current sources produce?
     theorycheck diff old/results.json reports/
+    theorycheck cache info                 # where finished tasks are kept, how much, and `cache clear`
 
 Exit status: 0 when everything ran; 1 when a task raised, a self-check failed, the generated code
-is stale or a PDF failed to compile; 2 for bad arguments. A refuted claim is a result, not a failure.
+is stale or a PDF failed to compile; 2 for bad arguments or a report folder another run is writing; 130 after
+Ctrl-C (finished tasks are kept in the task cache: the same command resumes). A refuted claim is a result, not a
+failure.
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import importlib
 import os
+import shlex
 import sys
 import tempfile
 import time
 import traceback
 from pathlib import Path
 
-from . import papers
+from . import codegen, papers, provenance
+from .claims import load_results
 from .context import DEFAULT_SEED
+from .figures import write_figure
+from .report import write_reports, write_results_json
+from .report.check import check_reports
+from .report.diff import diff_results
+from .report.stamp import write_stamp
+from .run import RunInterrupted, SchedulerLost, TaskCache, default_jobs, passed, plan, previous_costs, run_papers
+from .run.local import new_pool, start_worker_server, stop_pool
+from .run.outdir import FolderBusy, OutputLock, staged
+from .run.progress import Progress
+from .scaffold import new_paper
+from .selftest.report import write_paper_selftest, write_selftest
+from .stability import run_stability
 
 __all__ = ["main", "derive", "derive_check", "derivation_modules", "check_output_dir", "repo_root",
-           "default_out", "UsageError"]
+           "default_out", "UsageError", "run_checks"]
 
 
 class UsageError(ValueError):
@@ -93,7 +111,6 @@ def _run_derivations(mods, quiet=False) -> int:
 
 def derive(keys=None, out: Path | None = None, quiet: bool = False) -> int:
     """Re-run the derivations, writing generated code into the packages (or under ``out``)."""
-    from . import codegen
     mods = derivation_modules(keys)
     if out is not None:
         with codegen.output_root(check_output_dir(out)):
@@ -115,7 +132,6 @@ def _generated_package(module: str) -> str:
 
 def derive_check(keys=None, quiet: bool = False) -> list[str]:
     """Regenerate into a temporary folder and list the shipped generated files that differ or are missing."""
-    from . import codegen
     mods = derivation_modules(keys)
     problems = []
     with tempfile.TemporaryDirectory(prefix="theorycheck-derive-") as tmp:
@@ -153,37 +169,20 @@ def _is_generated(path: Path) -> bool:
 
 def _start_derive_check(keys, quiet: bool):
     """``(pool, future)`` of :func:`derive_check` running in a separate process."""
-    import concurrent.futures as cf
-    from .run.local import worker_context
-    ctx = worker_context()
-    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+    pool = new_pool(1)
     return pool, pool.submit(derive_check, list(keys) if keys else None, quiet)
 
 
 # --------------------------------------------------------------------------- checks
-def _progress(total: int, quiet: bool, label: str):
+def run_checks(keys, mode: str, seed: int, jobs: int, scheduler=None, quiet=False, costs=None, cache=None):
+    """:func:`theorycheck.run.run_papers` with a progress bar (terminal) or status lines (log)."""
+    tasks = plan([papers.load(k) for k in keys], mode)
+    progress = Progress(tasks, f"check {mode}", quiet=quiet, costs=costs, jobs=1 if scheduler else jobs)
     try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None, None
-    bar = tqdm(total=total, desc=label, unit="task", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
-
-    def step(task, result):
-        bar.update(1)
-        if result.error and not quiet:
-            bar.write(f"task {task.id} FAILED")
-    return bar, step
-
-
-def run_checks(keys, mode: str, seed: int, jobs: int, scheduler=None, quiet=False, costs=None):
-    from .run import plan, run_papers
-    ntasks = len(plan([papers.load(k) for k in keys], mode))
-    bar, step = _progress(ntasks, quiet, f"check {mode}")
-    try:
-        out = run_papers(keys, mode, seed, jobs=jobs, scheduler=scheduler, progress=step, costs=costs)
+        out = run_papers(keys, mode, seed, jobs=jobs, scheduler=scheduler, progress=progress,
+                         costs=None if scheduler else costs, cache=cache)
     finally:
-        if bar is not None:
-            bar.close()
+        progress.close()
     return out
 
 
@@ -206,11 +205,16 @@ def _summarise(out, quiet: bool) -> int:
         if t["error"] and ":fixture:" in tid:
             failures += 1
             _say(f"check   fixture task {tid} FAILED:\n{t['error'][-2000:]}")
+    if not quiet:
+        n = {s: sum(1 for t in out.tasks.values() if t.get("status") == s) for s in ("computed", "cached", "skipped")}
+        _say(f"tasks   {n['computed']} computed, {n['cached'] + n['skipped']} from the task cache"
+             + (f" ({n['skipped']} of them not needed)" if n["skipped"] else ""))
     return failures
 
 
-def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool) -> int:
-    from .report import write_reports
+def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool, shown: Path | None = None) -> int:
+    """Write the reports into ``out_dir`` (``shown``: the folder named in messages, when ``out_dir`` is a staging
+    copy of it); return the number of failures."""
     status = write_reports(ledgers, out_dir, figures, pdf=pdf)
     failures = 0
     for key, st in status.items():
@@ -221,21 +225,22 @@ def _report(out_dir: Path, ledgers: dict, figures: dict, pdf: bool, quiet: bool)
                 failures += 1
                 _say(f"report  {key}: PDF compilation FAILED\n{st['log'][-1500:]}")
     if not quiet:
-        _say(f"report  wrote {out_dir}/index.md and {len(ledgers)} paper report(s)")
+        _say(f"report  wrote {shown or out_dir}/index.md and {len(ledgers)} paper report(s)")
     return failures
 
 
 def _paper_stamp(out, key, source_sha256: str) -> dict:
     """The STAMP entry of paper ``key``; ``source_sha256``: the package digest of ``theorycheck`` (computed once
-    per command)."""
-    from .provenance import paper_sources
+    per command). Per task: its wall time when computed, peak memory, and ``computed`` or ``cached``."""
     led = out.ledgers[key]
     tasks = {t: v for t, v in out.tasks.items() if t.startswith(f"{key}:")}
+    ran = [v for v in tasks.values() if v.get("status", "computed") == "computed"]
     return {"mode": led.mode, "seed": led.seed, "sizes": led.parameters,
-            "task_seconds": round(sum(v["wall_s"] for v in tasks.values()), 2),
-            "tasks": {t: {"wall_s": round(v["wall_s"], 3), "peak_rss_mb": round(v["peak_rss_mb"], 1)}
-                      for t, v in sorted(tasks.items())},
-            "source_sha256": paper_sources(papers.load(key), source_sha256)}
+            "task_seconds": round(sum(v["wall_s"] for v in ran), 2),
+            "tasks_computed": len(ran), "tasks_cached": len(tasks) - len(ran),
+            "tasks": {t: {"wall_s": round(v["wall_s"], 3), "peak_rss_mb": round(v["peak_rss_mb"], 1),
+                          "status": v.get("status", "computed")} for t, v in sorted(tasks.items())},
+            "source_sha256": provenance.paper_sources(papers.load(key), source_sha256)}
 
 
 def _load_failures() -> int:
@@ -246,66 +251,109 @@ def _load_failures() -> int:
     return len(broken)
 
 
+class _Lock:
+    """:class:`~theorycheck.run.outdir.OutputLock` of a report folder, refusing with a :class:`UsageError`."""
+
+    def __init__(self, out: Path):
+        self.lock = OutputLock(out)
+
+    def __enter__(self):
+        try:
+            return self.lock.acquire()
+        except FolderBusy as exc:
+            raise UsageError(str(exc)) from None
+
+    def __exit__(self, *exc):
+        self.lock.release()
+        return False
+
+
+def _derive_begin(args, keys, report: bool, source_sha256: str):
+    """``(running check or None, note, key)``: the derivation check, started in its own process unless it passed
+    before for the same sources and versions (or is not wanted)."""
+    if not report or args.skip_derive_check:
+        return None, "skipped (--skip-derive-check)", None
+    key = passed.derive_check_key(keys, source_sha256=source_sha256)
+    prev = None if args.recheck else passed.passed_before(key)
+    if prev is not None:                               # same sources and library versions: the same comparison
+        note = f"fresh (passed {prev['when']} for these exact sources and versions; not repeated)"
+        if not args.quiet:
+            _say(f"derive  --check: generated code is {note}")
+        return None, note, key
+    return _start_derive_check(keys, args.quiet), None, key
+
+
+def _derive_end(derive, note: str, key, keys, quiet: bool) -> tuple[str, int]:
+    """``(note, failures)`` once the derivation check started by :func:`_derive_begin` is done."""
+    if derive is None:
+        return note, 0
+    pool, fut = derive
+    problems = fut.result()
+    pool.shutdown()
+    if problems:
+        if quiet:                                      # a failure is always said, --quiet or not
+            _say("derive  --check: " + "; ".join(problems))
+        return "FAILED: " + "; ".join(problems), 1
+    passed.record_pass(key, "derive --check", papers=sorted(keys))
+    return "fresh (compared now)", 0
+
+
+def _write_outputs(folder: Path, out, report: bool, args, shown: Path) -> int:
+    if report:
+        return _report(folder, out.ledgers, out.figures, not args.no_pdf, args.quiet, shown)
+    for figs in out.figures.values():
+        for f in figs:
+            write_figure(folder / "figures", f["stem"], f["png"], f["pdf"])
+    write_results_json(out.ledgers, folder)
+    return 0
+
+
 def _cmd_check(args, report: bool) -> int:
     keys = args.paper or papers.keys()
     mode = "full" if args.full else "quick"
     out_dir = check_output_dir(args.out or default_out(mode))
+    with _Lock(out_dir):
+        return _checked(args, keys, mode, out_dir, report)
+
+
+def _checked(args, keys, mode: str, out_dir: Path, report: bool) -> int:
     t0 = time.monotonic()
     failures = 0 if args.paper else _load_failures()     # all papers asked for: a broken one is a failure
-    from .provenance import package_digest
-    from .run import passed
-    source_sha256 = package_digest("theorycheck")     # once: the run stamp and the record of passed checks use it
-    derive, derive_note, derive_key = None, "skipped (--skip-derive-check)", None
-    if report and not args.skip_derive_check:
-        derive_key = passed.derive_check_key(keys, source_sha256=source_sha256)
-        prev = None if args.recheck else passed.passed_before(derive_key)
-        if prev is not None:                           # same sources and library versions: the same comparison
-            derive_note = f"fresh (passed {prev['when']} for these exact sources and versions; not repeated)"
-            if not args.quiet:
-                _say(f"derive  --check: generated code is {derive_note}")
-        else:                                          # in its own process, while the checks run
-            derive = _start_derive_check(keys, args.quiet)
-    from .run import previous_costs
-    costs = None if args.scheduler else previous_costs(out_dir / "STAMP.json", mode)   # only a local pool uses them
+    source_sha256 = provenance.package_digest("theorycheck")   # once: the stamp and the record of passed checks
+    derive, derive_note, derive_key = _derive_begin(args, keys, report, source_sha256)
+    cache = None if args.no_cache else TaskCache()
+    costs = previous_costs(out_dir / "STAMP.json", mode)
     try:
-        out = run_checks(keys, mode, args.seed, args.jobs, args.scheduler, args.quiet, costs)
-    finally:
+        out = run_checks(keys, mode, args.seed, args.jobs, args.scheduler, args.quiet, costs, cache)
+        derive_note, bad = _derive_end(derive, derive_note, derive_key, keys, args.quiet)
+    except BaseException:
         if derive is not None:
-            pool, fut = derive
-            problems = fut.result()
-            pool.shutdown()
-    if derive is not None:
-        derive_note = "fresh (compared now)" if not problems else "FAILED: " + "; ".join(problems)
-        if problems:
-            failures += 1
-            if args.quiet:                             # a failure is always said, --quiet or not
-                _say("derive  --check: " + "; ".join(problems))
-        else:
-            passed.record_pass(derive_key, "derive --check", papers=sorted(keys))
-    failures += _summarise(out, args.quiet)
-    if report:
-        failures += _report(out_dir, out.ledgers, out.figures, not args.no_pdf, args.quiet)
-    else:
-        from .report import write_results_json
-        from .figures import write_figure
-        for figs in out.figures.values():
-            for f in figs:
-                write_figure(out_dir / "figures", f["stem"], f["png"], f["pdf"])
-        write_results_json(out.ledgers, out_dir)
-    from .report.stamp import write_stamp
+            stop_pool(derive[0])
+        raise
+    failures += bad + _summarise(out, args.quiet)
     cmd = " ".join(["theorycheck"] + list(args.argv))
-    write_stamp(out_dir, {k: _paper_stamp(out, k, source_sha256) for k in out.ledgers}, cmd, time.monotonic() - t0,
-                {"jobs": args.jobs, "scheduler": args.scheduler, **({"derive_check": derive_note} if report else {})})
+    with staged(out_dir) as tmp:                       # the folder changes only once everything is written
+        failures += _write_outputs(tmp, out, report, args, out_dir)
+        extra = {"jobs": args.jobs, "scheduler": args.scheduler, "task_cache": _cache_note(cache),
+                 **({"derive_check": derive_note} if report else {})}
+        write_stamp(tmp, {k: _paper_stamp(out, k, source_sha256) for k in out.ledgers}, cmd, time.monotonic() - t0,
+                    extra)
     if not args.quiet:
         _say(f"done    {time.monotonic() - t0:.1f}s → {out_dir}" + ("" if not failures else f" ({failures} failure(s))"))
     return 1 if failures else 0
 
 
+def _cache_note(cache) -> str:
+    if cache is None:
+        return "off (--no-cache)"
+    if not cache.usable:
+        return f"off ({cache.root} is not writable)"
+    return f"{cache.root}: {cache.hits} read, {cache.stored} stored, {cache.corrupt} broken entries recomputed"
+
+
 def _cmd_report(args) -> int:
-    from .claims import load_results
     out_dir = args.out or default_out("full")
     if args.check:
-        from .report.check import check_reports
         problems = check_reports(Path(out_dir))
         for p in problems:
             _say(f"report --check: {p}")
@@ -317,11 +365,11 @@ def _cmd_report(args) -> int:
         _say(f"report: no results in {Path(out_dir) / 'results.json'}; run `theorycheck check` first")
         return 1
     check_output_dir(out_dir)
-    return 1 if _report(Path(out_dir), ledgers, {}, not args.no_pdf, args.quiet) else 0
+    with _Lock(Path(out_dir)), staged(out_dir) as tmp:
+        return 1 if _report(tmp, ledgers, {}, not args.no_pdf, args.quiet, Path(out_dir)) else 0
 
 
 def _cmd_diff(args) -> int:
-    from .report.diff import diff_results
     try:
         d = diff_results(args.old, args.new)
     except ValueError as exc:
@@ -350,7 +398,6 @@ def _cmd_papers(args) -> int:
 
 
 def _cmd_new_paper(args) -> int:
-    from .scaffold import new_paper
     try:
         paths = new_paper(args.key, args.seed_file, dest=args.dir, seed_id=args.seed_id, title=args.title,
                           install=not args.no_install)
@@ -362,17 +409,24 @@ def _cmd_new_paper(args) -> int:
 
 
 def _cmd_stability(args) -> int:
-    from .stability import run_stability
     out_dir = check_output_dir(args.out or default_out("full"))
-    res = run_stability(args.paper or papers.keys(), n_seeds=args.seeds, jobs=args.jobs, base_seed=args.base_seed,
-                        out=out_dir, quiet=args.quiet)
+    with _Lock(out_dir):
+        res = run_stability(args.paper or papers.keys(), n_seeds=args.seeds, jobs=args.jobs, base_seed=args.base_seed,
+                            out=out_dir, quiet=args.quiet)
     return 0 if not res["flips"] else 1
 
 
 def _cmd_selftest(args) -> int:
-    from .selftest.report import write_selftest
     out_dir = check_output_dir(args.out or default_out("full"))
-    summary = write_selftest(out_dir, args.paper or papers.keys(), quiet=args.quiet, jobs=args.jobs)
+    cache = None if args.no_cache else TaskCache()        # the clean runs only: a mutant never uses it
+    with _Lock(out_dir):
+        if args.paper:
+            summary = write_paper_selftest(out_dir, args.paper, jobs=args.jobs, cache=cache)
+            if not args.quiet:
+                _say(f"selftest: {summary['caught']} of {summary['total']} mutants of {', '.join(args.paper)} caught "
+                     f"→ " + ", ".join(f"{out_dir}/{f}" for f in summary["files"]))
+            return 0 if summary["all_caught"] and summary["clean_ok"] else 1
+        summary = write_selftest(out_dir, papers.keys(), quiet=args.quiet, jobs=args.jobs, cache=cache)
     if not args.quiet:
         _say(f"selftest: {summary['caught']} of {summary['total']} mutants caught; rule calibration "
              f"{'ok' if summary['calibration_ok'] else 'FAILED'}; {summary['reliability_failures']} reliability "
@@ -380,8 +434,20 @@ def _cmd_selftest(args) -> int:
     return 0 if summary["all_caught"] and summary["clean_ok"] else 1
 
 
+def _cmd_cache(args) -> int:
+    cache = TaskCache()
+    if args.action == "clear":
+        n = cache.clear()
+        print(f"cache   cleared {n} task entries from {cache.folder}")
+        return 0
+    i = cache.info()
+    print(f"cache   {i['folder']}: {i['entries']} task entries, {i['bytes'] / 2 ** 20:.1f} MiB of at most "
+          f"{i['max_bytes'] / 2 ** 30:g} GiB (THEORYCHECK_CACHE_MAX_GB)"
+          + (f"; oldest {i['oldest']}, newest {i['newest']}" if i["entries"] else ""))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
-    from .run import default_jobs
     p = argparse.ArgumentParser(prog="theorycheck", description=(
         "Verify the formulas, numbers and figures of ML-theory papers: SymPy derivations, generated code, Monte "
         "Carlo simulations of the actual models, and reports with a verdict per claim."))
@@ -405,6 +471,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="worker processes (default: the cores available)")
         sp.add_argument("--scheduler", help="address of a Dask scheduler (tcp://HOST:PORT) to run the tasks on")
         sp.add_argument("--quiet", action="store_true", help="no progress bars or progress messages")
+        sp.add_argument("--no-cache", action="store_true",
+                        help="compute every task; do not read or write the task cache (theorycheck cache info)")
 
     sr = sub.add_parser("run", help="derive --check + check + report (the main job)")
     run_opts(sr)
@@ -444,12 +512,15 @@ def _parser() -> argparse.ArgumentParser:
     ss.add_argument("--out", type=Path, help="report folder (default ./reports)")
     ss.add_argument("--quiet", action="store_true")
     st = sub.add_parser("selftest", help="mutants, rule calibration, API reliability → selftest.md, calibration.md, "
-                                         "reliability.md")
+                                         "reliability.md; with --paper only those papers' mutants → selftest-KEY.md")
     paper_opt(st)
     st.add_argument("--jobs", type=_positive, default=default_jobs())
     st.add_argument("--out", type=Path, help="report folder (default ./reports)")
     st.add_argument("--quiet", action="store_true")
+    st.add_argument("--no-cache", action="store_true", help="compute the clean runs again (mutants never use the cache)")
     sub.add_parser("papers", help="list the installed papers (built in and plugins)")
+    sk = sub.add_parser("cache", help="the task cache: where finished tasks are kept (info) or empty it (clear)")
+    sk.add_argument("action", choices=("info", "clear"))
     return p
 
 
@@ -470,21 +541,40 @@ def _positive(s: str) -> int:
     return v
 
 
+def _interrupted(args, argv, exc) -> int:
+    """Say in one line what Ctrl-C left and how to resume; exit status 130."""
+    again = shlex.join(["theorycheck", *argv])
+    kept = "kept in the task cache" if not getattr(args, "no_cache", True) else "not kept (--no-cache)"
+    done = f"{exc.finished} of {exc.total} tasks finished, " if isinstance(exc, RunInterrupted) else "finished tasks "
+    _say(f"theorycheck {args.command}: interrupted; {done}{kept}; to resume run the same command: {again}")
+    return 130
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] in (["run"], ["check"], ["selftest"], ["stability"]) and not {"-h", "--help"} & set(argv):
-        from .run.local import start_worker_server
-        start_worker_server()            # its imports overlap with this process's start-up
-    args = _parser().parse_args(argv)
-    args.argv = argv
+    args = None
     try:
+        if argv[:1] in (["run"], ["check"], ["selftest"], ["stability"]) and not {"-h", "--help"} & set(argv):
+            start_worker_server()            # its imports overlap with this process's start-up
+        args = _parser().parse_args(argv)
+        args.argv = argv
         if args.command in ("run", "check"):
             return _cmd_check(args, report=args.command == "run")
-        return {"report": _cmd_report, "diff": _cmd_diff, "derive": _cmd_derive, "papers": _cmd_papers, "new-paper": _cmd_new_paper,
-                "stability": _cmd_stability, "selftest": _cmd_selftest}[args.command](args)
+        return {"report": _cmd_report, "diff": _cmd_diff, "derive": _cmd_derive, "papers": _cmd_papers,
+                "new-paper": _cmd_new_paper, "stability": _cmd_stability, "selftest": _cmd_selftest,
+                "cache": _cmd_cache}[args.command](args)
     except UsageError as exc:        # bad input: a clear message, exit 2
         _say(f"theorycheck {args.command}: error: {exc}")
         return 2
+    except SchedulerLost as exc:
+        _say(f"theorycheck {args.command}: {exc}; {exc.finished} tasks had finished and are kept in the task cache; "
+             f"to resume run the same command: {shlex.join(['theorycheck', *argv])}")
+        return 1
+    except KeyboardInterrupt as exc:
+        if args is None:
+            _say("theorycheck: interrupted")
+            return 130
+        return _interrupted(args, argv, exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

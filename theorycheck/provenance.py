@@ -8,6 +8,14 @@ modules and its generated package (a plugin's claims, derivations, generated cod
 one byte of any of them gives a new digest — the run stamp, ``report --check`` and the record of passed checks
 (:mod:`theorycheck.run.passed`) all use these, so a record can never vouch for sources it did not see.
 
+:class:`SourceGraph` is the finer digest the task cache (:mod:`theorycheck.run.cache`) needs: the *static import
+closure* of a module within some root packages, read from the AST of every module (imports inside functions
+included, ``importlib.import_module("literal")`` and attribute access on an imported package such as
+``theorycheck.gla.x`` too; a module's parent packages are part of it, since importing a module runs them), the
+text of each module with chosen top-level functions cut out (:meth:`SourceGraph.text`), and the data files that
+sit beside the modules (seed texts, JSON). Nothing is imported to find a module: names are mapped to files under
+the root packages' folders.
+
 >>> len(package_digest("theorycheck.verdicts"))
 64
 >>> package_digest("theorycheck.claims") == package_digest("theorycheck.claims")
@@ -15,11 +23,15 @@ True
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
+import json
+import os
 from pathlib import Path
 
-__all__ = ["SOURCE_SUFFIXES", "package_digest", "paper_sources", "root_packages"]
+__all__ = ["SOURCE_SUFFIXES", "package_digest", "paper_sources", "root_packages", "SourceGraph", "FunctionSpan",
+           "file_digest", "analyse_module", "ANALYSIS_VERSION"]
 
 SOURCE_SUFFIXES = (".py", ".txt", ".json")
 
@@ -72,3 +84,285 @@ def paper_sources(paper, theorycheck_sha256: str | None = None) -> dict:
     for r in root_packages(paper):
         out[r] = package_digest(r)
     return out
+
+
+def file_digest(path) -> str:
+    """SHA-256 of the bytes of the file ``path``."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+class FunctionSpan:
+    """A top-level function of a module: ``name``, its first line (the first decorator's, as
+    ``code.co_firstlineno`` counts it) and last line (1-based, inclusive), and ``refs``: the names its
+    decorators and body mention (see :meth:`SourceGraph.functions`)."""
+
+    def __init__(self, name: str, first: int, last: int, refs: frozenset):
+        self.name, self.first, self.last, self.refs = name, first, last, refs
+
+    def __repr__(self):
+        return f"FunctionSpan({self.name!r}, {self.first}, {self.last})"
+
+
+#: Version of :func:`analyse_module`'s output (a stored analysis of another version is never used).
+ANALYSIS_VERSION = 1
+
+
+def analyse_module(text: str, name: str, is_package: bool = False) -> dict:
+    """What the source ``text`` of module ``name`` imports and mentions (JSON-ready; a pure function of its
+    arguments, so it may be stored by the digest of the text).
+
+    ``aliases``: ``{bound name: dotted name}`` of every import (anywhere); ``imports``: the dotted names imported
+    (relative imports resolved, ``from p import x`` gives ``p`` and ``p.x``, ``importlib.import_module`` and
+    ``__import__`` of a string literal) and attribute chains on a bound name (``theorycheck.gla.f`` after
+    ``import theorycheck``, written with the alias); ``functions``: ``[name, first line, last line, mentions]`` of
+    every top-level function; ``rest``: the mentions of every other top-level statement. Mentions are
+    ``[bare names, [[module, name] imported with from], [[bound name, attribute]]]``.
+
+    >>> a = analyse_module("import os\\nfrom .x import y\\n@d\\ndef f():\\n    return y(os.sep)\\n", "p.m")
+    >>> a["imports"], a["functions"][0][:3], sorted(a["functions"][0][3][0])
+    (['os', 'os.sep', 'p.x', 'p.x.y'], ['f', 3, 5], ['d', 'os', 'y'])
+    """
+    tree = ast.parse(text)
+    package = name if is_package else name.rpartition(".")[0]
+    out = {"version": ANALYSIS_VERSION, "aliases": {}, "imports": set(), "chains": set(), "functions": [],
+           "rest": [set(), set(), set()]}
+    for stmt in tree.body:
+        refs = [set(), set(), set()]
+        for node in ast.walk(stmt):
+            _note(node, package, out, refs)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([d.lineno for d in stmt.decorator_list] + [stmt.lineno])
+            out["functions"].append([stmt.name, first, stmt.end_lineno, refs])
+        else:
+            for a, b in zip(out["rest"], refs):
+                a |= b
+    out["imports"] = sorted(out["imports"] | {".".join([out["aliases"].get(c[0], c[0]), *c[1:]])
+                                              for c in out["chains"] if c[0] in out["aliases"]})
+    del out["chains"]
+    out["functions"] = [[n, f, e, _plain(r)] for n, f, e, r in out["functions"]]
+    out["rest"] = _plain(out["rest"])
+    return out
+
+
+def _plain(refs) -> list:
+    return [sorted(refs[0]), sorted(list(x) for x in refs[1]), sorted(list(x) for x in refs[2])]
+
+
+def _note(node, package: str, out: dict, refs: list) -> None:
+    """Record what one syntax node imports or mentions (see :func:`analyse_module`)."""
+    if isinstance(node, ast.Name):
+        refs[0].add(node.id)
+    elif isinstance(node, ast.Import):
+        for a in node.names:
+            out["imports"].add(a.name)
+            out["aliases"][a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+    elif isinstance(node, ast.ImportFrom):
+        base = _from_base(package, node)
+        if base:
+            out["imports"].add(base)
+            for a in node.names:
+                if a.name != "*":
+                    out["imports"].add(f"{base}.{a.name}")
+                    out["aliases"][a.asname or a.name] = f"{base}.{a.name}"
+                    refs[1].add((base, a.name))
+    elif isinstance(node, ast.Attribute):
+        chain = _attribute_chain(node)
+        if chain:
+            out["chains"].add(tuple(chain))
+            if len(chain) == 2:
+                refs[2].add((chain[0], chain[1]))
+    elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str) and _callee(node.func) in ("import_module", "__import__"):
+        out["imports"].add(node.args[0].value)
+
+
+def _from_base(package: str, node: ast.ImportFrom) -> str | None:
+    if not node.level:
+        return node.module
+    base = package.split(".") if package else []
+    if node.level - 1 > len(base) - 1:
+        return None
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _callee(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _attribute_chain(node) -> list[str] | None:
+    """``["a", "b", "c"]`` for the expression ``a.b.c`` (None when it does not start with a name)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return [node.id, *reversed(parts)]
+
+
+class SourceGraph:
+    """Modules of the root packages ``roots`` (top-level names, e.g. ``["theorycheck", "my_paper"]``) as files,
+    texts and analyses (:func:`analyse_module`), read once per instance — make one per run: files may change
+    between runs. ``store``: a folder where analyses are kept by the digest of their module's text (parsing is
+    most of the cost; a folder that cannot be written only means that modules are parsed every time).
+
+    >>> g = SourceGraph(["theorycheck"])
+    >>> "theorycheck.validate" in g.closure(["theorycheck.context"])
+    True
+    >>> g.closure(["theorycheck.validate"])[:2]
+    ['theorycheck', 'theorycheck.validate']
+    """
+
+    def __init__(self, roots, store=None):
+        self._roots: dict[str, Path] = {}
+        for r in roots:
+            spec = importlib.util.find_spec(r)          # a top-level name: nothing is imported
+            if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
+                self._roots[r] = Path(spec.origin)
+        self._store = Path(store) if store is not None else None
+        self._files: dict[str, Path | None] = {}
+        self._texts: dict[str, str] = {}
+        self._info: dict[str, dict] = {}
+        self._deps: dict[str, frozenset] = {}
+        self._functions: dict[str, list] = {}
+
+    @property
+    def roots(self) -> list[str]:
+        return sorted(self._roots)
+
+    def file(self, name: str) -> Path | None:
+        """The source file of module ``name`` (``None``: not a module of the roots, or no ``.py`` source)."""
+        if name not in self._files:
+            self._files[name] = self._find(name)
+        return self._files[name]
+
+    def _find(self, name: str) -> Path | None:
+        top, *rest = name.split(".")
+        origin = self._roots.get(top)
+        if origin is None:
+            return None
+        if origin.name != "__init__.py":                  # a root that is a single module
+            return origin if not rest and origin.suffix == ".py" else None
+        base = origin.parent.joinpath(*rest)
+        for f in (base / "__init__.py", base.with_name(base.name + ".py") if rest else None):
+            if f is not None and f.is_file():
+                return f
+        return None
+
+    def is_package(self, name: str) -> bool:
+        f = self.file(name)
+        return f is not None and f.name == "__init__.py"
+
+    def text(self, name: str, cut=()) -> str:
+        """The source of module ``name`` without the line ranges ``cut`` (``(first, last)``, 1-based)."""
+        if name not in self._texts:
+            self._texts[name] = self.file(name).read_text(encoding="utf-8")
+        text = self._texts[name]
+        if not cut:
+            return text
+        lines = text.splitlines(keepends=True)
+        drop = {i for first, last in cut for i in range(first - 1, last)}
+        return "".join(ln for i, ln in enumerate(lines) if i not in drop)
+
+    def analysis(self, name: str) -> dict:
+        """:func:`analyse_module` of module ``name`` (from the store when its text was analysed before)."""
+        if name not in self._info:
+            text = self.text(name)
+            digest = hashlib.sha256(f"{ANALYSIS_VERSION}\0{name}\0{self.is_package(name)}\0{text}".encode()).hexdigest()
+            path = self._store / digest[:2] / f"{digest}.json" if self._store is not None else None
+            info = _read_json(path)
+            if info is None or info.get("version") != ANALYSIS_VERSION:
+                info = analyse_module(text, name, self.is_package(name))
+                _write_json(path, info)
+            self._info[name] = info
+        return self._info[name]
+
+    def functions(self, name: str) -> list[FunctionSpan]:
+        """The top-level functions of module ``name``, each with the names it mentions: bare names (not those an
+        import binds), names of ours imported with ``from … import`` (not modules), attributes of an imported
+        module of ours (``mod.attr``)."""
+        if name not in self._functions:
+            self._functions[name] = [FunctionSpan(n, f, e, frozenset(self._resolve(name, r)))
+                                     for n, f, e, r in self.analysis(name)["functions"]]
+        return self._functions[name]
+
+    def refs_outside(self, name: str, cut_names=()) -> set[str]:
+        """The names mentioned by module ``name`` outside its top-level functions ``cut_names``."""
+        out = self._resolve(name, self.analysis(name)["rest"])
+        for f in self.functions(name):
+            if f.name not in cut_names:
+                out |= f.refs
+        return out
+
+    def _resolve(self, name: str, refs) -> set[str]:
+        names, froms, attrs = refs
+        aliases = self.analysis(name)["aliases"]
+        out = set(names) - set(aliases)            # a bound import is mentioned through its import
+        out |= {n for b, n in froms if self.file(b) is not None and self.file(f"{b}.{n}") is None}
+        out |= {a for r, a in attrs if r in aliases and self.file(aliases[r]) is not None}
+        return out
+
+    def imports(self, name: str) -> frozenset:
+        """Modules of the roots that module ``name`` imports (anywhere in it), with their parent packages."""
+        if name not in self._deps:
+            found = set()
+            for cand in self.analysis(name)["imports"]:
+                parts = cand.split(".")
+                if parts[0] not in self._roots:
+                    continue
+                for i in range(1, len(parts) + 1):
+                    sub = ".".join(parts[:i])
+                    if self.file(sub) is not None:
+                        found.add(sub)
+            found.discard(name)
+            self._deps[name] = frozenset(found)
+        return self._deps[name]
+
+    def closure(self, names) -> list[str]:
+        """Sorted names of ``names`` (those with a source file), their parent packages and every module they
+        import, transitively."""
+        todo = [n for n in names if self.file(n) is not None]
+        todo += [p for n in list(todo) for p in self._parents(n)]
+        seen = set(todo)
+        while todo:
+            for d in self.imports(todo.pop()):
+                if d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+        return sorted(seen)
+
+    def data_files(self, modules) -> list[Path]:
+        """Files other than Python sources in the folders of ``modules`` (seed texts, JSON, …; not recursive)."""
+        folders = sorted({self.file(m).parent for m in modules if self.file(m) is not None})
+        out = []
+        for d in folders:
+            out += [f for f in sorted(d.iterdir()) if f.is_file() and f.suffix not in (".py", ".pyc", ".pyo")
+                    and not f.name.startswith(".")]
+        return out
+
+    def _parents(self, name: str) -> list[str]:
+        parts = name.split(".")
+        return [".".join(parts[:i]) for i in range(1, len(parts)) if self.file(".".join(parts[:i])) is not None]
+
+
+def _read_json(path) -> dict | None:
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _write_json(path, doc: dict) -> None:
+    """Write ``doc`` to ``path`` atomically (nothing when ``path`` is None or cannot be written)."""
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(doc), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass

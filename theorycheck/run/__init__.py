@@ -1,24 +1,45 @@
 """The run engine: plan tasks, run them (one process, a local pool, or a Dask cluster), assemble ledgers.
 
+With a task cache (:class:`~theorycheck.run.cache.TaskCache`, ``cache=``) a run computes only the tasks whose
+content key (:mod:`theorycheck.run.keys`) has no entry: it walks the plan from the claims and stress paths back
+to the fixtures, reads what the cache has, computes the rest (with the cached fixtures they consume) and stores
+each result as it finishes. A fixture whose consumers all come from the cache is not even read. Library calls
+use no cache unless given one (the command line gives one; a mutant, a stability run or a test that patches code
+never does).
+
 >>> from theorycheck.run import run_papers
 >>> out = run_papers(["nonlinear"], mode="quick", seed=1, jobs=1, claim_ids=["004-hermite-basis"])  # doctest: +SKIP
 """
 from __future__ import annotations
 
+import json
+
+from .. import papers
 from ..claims import Ledger
-from ..context import RunContext
+from ..context import DEFAULT_SEED, RunContext
 from ..verdicts.aggregate import finalize
+from .cache import TaskCache
+from .dask import SchedulerLost, run_tasks_dask
+from .keys import KeyBuilder
 from .local import default_jobs, run_tasks
 from .tasks import Task, TaskResult, execute, failed_path_record, plan
 
 __all__ = ["run_papers", "assemble", "plan", "execute", "run_tasks", "default_jobs", "Task", "TaskResult", "RunOutput",
-           "previous_costs"]
+           "previous_costs", "RunInterrupted", "SchedulerLost", "TaskCache", "select_tasks"]
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_papers`: the workers were stopped; ``finished`` of ``total`` tasks had finished
+    (with a cache, all of them are kept there: the same call resumes)."""
+
+    def __init__(self, finished: int, total: int):
+        super().__init__(f"interrupted after {finished} of {total} tasks")
+        self.finished, self.total = finished, total
 
 
 def previous_costs(stamp_path, mode: str) -> dict[str, float]:
     """Per-task wall seconds of an earlier run of the same ``mode`` from its ``STAMP.json`` (empty when
     there is none or it cannot be read): the scheduling hint of :func:`run_papers`."""
-    import json
     try:
         st = json.loads(open(stamp_path, encoding="utf-8").read())
         return {t: float(v["wall_s"]) for p in st.get("papers", {}).values() if p.get("mode") == mode
@@ -29,7 +50,9 @@ def previous_costs(stamp_path, mode: str) -> dict[str, float]:
 
 class RunOutput:
     """What a run produced: ``ledgers`` ({key: finalized Ledger}), ``figures`` ({key: [figure dicts
-    with png/pdf bytes]}), ``tasks`` ({task id: {wall_s, peak_rss_mb, error}})."""
+    with png/pdf bytes]}), ``tasks`` ({task id: {wall_s, peak_rss_mb, error, status}}) — ``status``: ``computed``
+    by this run, ``cached`` (read from the task cache, or not needed because every task consuming it was; its
+    ``wall_s`` is the time it took when computed) or ``skipped`` (not needed, and not in the cache)."""
 
     def __init__(self, ledgers, figures, tasks):
         self.ledgers, self.figures, self.tasks = ledgers, figures, tasks
@@ -84,33 +107,89 @@ def _assumption_maps(paper, led, results) -> list:
     return figs
 
 
-def run_papers(keys, mode: str = "quick", seed: int = 20261129, jobs: int = 1, scheduler=None,
-               claim_ids=None, progress=None, costs: dict | None = None) -> RunOutput:
+def select_tasks(tasks: list[Task], claim_ids) -> list[Task]:
+    """The tasks of the claims ``claim_ids`` and the tasks they need (all tasks when ``claim_ids`` is None)."""
+    if claim_ids is None:
+        return tasks
+    want = {t.id for t in tasks if t.kind == "claim" and t.name in set(claim_ids)}
+    unknown = set(claim_ids) - {t.name for t in tasks if t.kind == "claim"}
+    if unknown:
+        raise ValueError(f"unknown claim id(s): {sorted(unknown)}")
+    by_id = {t.id: t for t in tasks}
+    stack = list(want)
+    while stack:
+        for d in by_id[stack.pop()].deps:
+            if d not in want:
+                want.add(d)
+                stack.append(d)
+    return [t for t in tasks if t.id in want]
+
+
+def _from_cache(tasks: list[Task], keys: dict, cache) -> tuple[dict, list, dict]:
+    """``(known, todo, meta)``: results read from ``cache``, the tasks to compute (in plan order), and the
+    status of the tasks that are not needed (every consumer known)."""
+    consumed = {d for t in tasks for d in t.deps}
+    needed = {t.id for t in tasks if t.id not in consumed}
+    known, todo = {}, []
+    for t in reversed(tasks):
+        if t.id not in needed:
+            continue
+        r = cache.load(keys[t.id]) if keys.get(t.id) else None
+        if r is not None:
+            known[t.id] = r
+        else:
+            todo.append(t)
+            needed.update(t.deps)
+    meta = {}
+    for t in tasks:
+        if t.id not in needed:
+            head = cache.peek(keys[t.id]) if keys.get(t.id) else None
+            meta[t.id] = {"wall_s": head["wall_s"] if head else 0.0, "peak_rss_mb": head["peak_rss_mb"] if head else 0.0,
+                          "error": None, "status": "cached" if head else "skipped"}
+    return known, todo[::-1], meta
+
+
+def run_papers(keys, mode: str = "quick", seed: int = DEFAULT_SEED, jobs: int = 1, scheduler=None,
+               claim_ids=None, progress=None, costs: dict | None = None, cache: TaskCache | None = None) -> RunOutput:
     """Run the claims of the papers ``keys`` (all claims, or only ``claim_ids`` and the fixtures they need);
-    ``costs`` (expected seconds per task id, e.g. :func:`previous_costs`) only orders a local pool."""
-    from .. import papers
+    ``costs`` (expected seconds per task id, e.g. :func:`previous_costs`) only orders a local pool; ``cache``: a
+    :class:`~theorycheck.run.cache.TaskCache` to read finished tasks from and write them to (None: compute
+    everything, store nothing). ``progress(task, result)`` is called for every task read or computed.
+
+    Ctrl-C raises :class:`RunInterrupted` (the workers stopped; finished tasks stored), a lost Dask scheduler
+    :class:`~theorycheck.run.dask.SchedulerLost`."""
     plist = [papers.load(k) for k in keys]
-    tasks = plan(plist, mode)
-    if claim_ids is not None:
-        want = {t.id for t in tasks if t.kind == "claim" and t.name in set(claim_ids)}
-        unknown = set(claim_ids) - {t.name for t in tasks if t.kind == "claim"}
-        if unknown:
-            raise ValueError(f"unknown claim id(s): {sorted(unknown)}")
-        by_id = {t.id: t for t in tasks}
-        stack = list(want)
-        while stack:
-            for d in by_id[stack.pop()].deps:
-                if d not in want:
-                    want.add(d)
-                    stack.append(d)
-        tasks = [t for t in tasks if t.id in want]
-    if scheduler is not None:
-        from .dask import run_tasks_dask
-        results = run_tasks_dask(tasks, mode, seed, scheduler, progress)
-    else:
-        results = run_tasks(tasks, mode, seed, jobs, progress, costs)
+    tasks = select_tasks(plan(plist, mode), claim_ids)
+    use = cache is not None and cache.active
+    content = KeyBuilder(plist, mode, seed, store=cache.root / "sources").keys(tasks) if use else {}
+    known, todo, meta = _from_cache(tasks, content, cache) if use else ({}, list(tasks), {})
+    if progress:
+        for t in tasks:
+            if t.id in known or t.id in meta:
+                progress(t, known.get(t.id) or TaskResult(t.id, wall_s=meta[t.id]["wall_s"], cached=True))
+    count = [len(known)]
+
+    def finished(t, r):
+        if use and content.get(t.id):
+            cache.store(content[t.id], r)
+        count[0] += 1
+        if progress:
+            progress(t, r)
+    try:
+        if scheduler is not None:
+            computed = run_tasks_dask(todo, mode, seed, scheduler, finished, done=known, keys=content)
+        else:
+            computed = run_tasks(todo, mode, seed, jobs, finished, costs, done=known)
+    except KeyboardInterrupt:
+        raise RunInterrupted(count[0] + len(meta), len(tasks)) from None
+    except SchedulerLost as exc:
+        exc.finished = count[0] + len(meta)
+        raise
+    results = {**known, **computed}
     ledgers, figures = {}, {}
     for p in plist:
         ledgers[p.key], figures[p.key] = assemble(p, mode, seed, results)
-    meta = {tid: {"wall_s": r.wall_s, "peak_rss_mb": r.peak_rss_mb, "error": r.error} for tid, r in results.items()}
-    return RunOutput(ledgers, figures, meta)
+    for tid, r in results.items():
+        meta[tid] = {"wall_s": r.wall_s, "peak_rss_mb": r.peak_rss_mb, "error": r.error,
+                     "status": "cached" if r.cached else "computed"}
+    return RunOutput(ledgers, figures, {t.id: meta[t.id] for t in tasks})

@@ -16,12 +16,19 @@ from the run seed and its own names).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
+import signal
+import threading
+import time
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
 
 from .tasks import Task, TaskResult, execute
 
-__all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "start_worker_server", "PRELOAD"]
+__all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "start_worker_server", "PRELOAD",
+           "worker_init", "new_pool", "stop_pool", "WORKER_RETRIES"]
 
 
 #: modules the fork server imports once, so that every worker forked from it starts with them loaded (the
@@ -46,7 +53,6 @@ def start_worker_server() -> None:
     """Start the fork server now, so that it imports :data:`PRELOAD` while the caller does its own start-up
     work (nothing to do where the start method is ``spawn``)."""
     if worker_context().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
         forkserver.ensure_running()
 
 
@@ -78,34 +84,116 @@ def critical_path(tasks: list[Task], costs: dict | None = None) -> dict[str, flo
     return rank
 
 
+def worker_init(driver_pid: int) -> None:
+    """Set up a worker process of a pool: Ctrl-C is the driver's to handle (it stops the workers), and the worker
+    exits on its own when the driver is gone (killed with ``kill -9``: no orphan keeps computing)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent or not _alive(driver_pid):
+                os._exit(1)
+    threading.Thread(target=watch, name="theorycheck-driver-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's process with that id
+        return True
+    return True
+
+
+def new_pool(jobs: int, **kw) -> cf.ProcessPoolExecutor:
+    """A pool of ``jobs`` worker processes forked from the fork server (:func:`worker_context`), each set up by
+    :func:`worker_init`."""
+    return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context(), initializer=worker_init,
+                                  initargs=(os.getpid(),), **kw)
+
+
+def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: cancel what waits and end the worker processes that are computing."""
+    kill = getattr(pool, "terminate_workers", None)          # Python >= 3.14
+    if kill is not None:
+        kill()
+    else:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(Exception):
+                proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: How often a task whose worker process died is submitted again (a worker killed from outside, or by the
+#: kernel for memory) before it is recorded as failed.
+WORKER_RETRIES = 1
+
+
 def run_tasks(tasks: list[Task], mode: str, seed: int, jobs: int = 1, progress=None,
-              costs: dict | None = None) -> dict[str, TaskResult]:
-    """Run ``tasks`` (in dependency order) and return ``{task id: TaskResult}``; ``costs``: expected
-    seconds per task id (only the scheduling order depends on them)."""
-    results: dict[str, TaskResult] = {}
+              costs: dict | None = None, done: dict | None = None) -> dict[str, TaskResult]:
+    """Run ``tasks`` (in dependency order) and return ``{task id: TaskResult}`` of these tasks; ``costs``: expected
+    seconds per task id (only the scheduling order depends on them); ``done``: results known already (e.g. read
+    from the task cache) that ``tasks`` may consume. ``progress(task, result)`` is called as each task finishes.
+
+    Ctrl-C (``KeyboardInterrupt``) stops the workers at once and propagates; every result handed to ``progress``
+    before stays handed. A worker process that dies takes its tasks with it: they are submitted again
+    (:data:`WORKER_RETRIES`) in a fresh pool, then recorded as failed."""
+    results: dict[str, TaskResult] = dict(done or {})
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             results[t.id] = execute(t, mode, seed, {d: results[d] for d in t.deps})
             if progress:
                 progress(t, results[t.id])
-        return results
+        return {t.id: results[t.id] for t in tasks}
     rank = critical_path(tasks, costs)
     pending = sorted(tasks, key=lambda t: -rank[t.id])
-    running: dict[cf.Future, Task] = {}
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
-        while pending or running:
-            for t in [t for t in pending if all(d in results for d in t.deps)][:max(0, jobs + 1 - len(running))]:
-                pending.remove(t)           # one queued beyond the workers, so none waits on the parent
-                running[pool.submit(execute, t, mode, seed, {d: results[d] for d in t.deps})] = t
-            if not running:
-                raise RuntimeError("task graph has unmet dependencies: " + ", ".join(t.id for t in pending))
-            done, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
-            for f in done:
-                t = running.pop(f)
-                try:
-                    results[t.id] = f.result()
-                except Exception as exc:  # a worker died (out of memory, killed)
-                    results[t.id] = TaskResult(t.id, error=f"worker process failed: {exc!r}")
-                if progress:
-                    progress(t, results[t.id])
+    box = [new_pool(jobs)]
+    try:
+        _drive(box, pending, results, mode, seed, jobs, progress)
+    except BaseException:
+        stop_pool(box[0])
+        raise
+    box[0].shutdown(wait=True)
     return {t.id: results[t.id] for t in tasks}
+
+
+def _drive(box: list, pending: list, results: dict, mode: str, seed: int, jobs: int, progress) -> None:
+    """Keep the pool ``box[0]`` busy with ready tasks of ``pending`` until all have results; a broken pool is
+    replaced in ``box`` (see :func:`run_tasks`)."""
+    running: dict[cf.Future, Task] = {}
+    tries: dict[str, int] = {}
+    while pending or running:
+        for t in [t for t in pending if all(d in results for d in t.deps)][:max(0, jobs + 1 - len(running))]:
+            pending.remove(t)           # one queued beyond the workers, so none waits on the parent
+            running[box[0].submit(execute, t, mode, seed, {d: results[d] for d in t.deps})] = t
+        if not running:
+            raise RuntimeError("task graph has unmet dependencies: " + ", ".join(t.id for t in pending))
+        finished, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
+        lost = []
+        for f in finished:
+            t = running.pop(f)
+            try:
+                results[t.id] = f.result()
+            except BrokenProcessPool as exc:          # a worker died: every task in flight is lost
+                lost.append((t, exc))
+                continue
+            except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be sent back
+                results[t.id] = TaskResult(t.id, error=f"worker process failed: {exc!r}")
+            if progress:
+                progress(t, results[t.id])
+        if lost:
+            lost += [(t, None) for t in running.values()]
+            running.clear()
+            stop_pool(box[0])
+            box[0] = new_pool(jobs)
+            for t, exc in lost:
+                tries[t.id] = tries.get(t.id, 0) + 1
+                if tries[t.id] > WORKER_RETRIES:
+                    results[t.id] = TaskResult(t.id, error=f"worker process failed: {exc!r}")
+                    if progress:
+                        progress(t, results[t.id])
+                else:
+                    pending.insert(0, t)

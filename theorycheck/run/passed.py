@@ -29,6 +29,13 @@ import os
 import platform
 from pathlib import Path
 
+import mpmath
+import numpy
+import sympy
+
+from .. import papers, provenance
+from ..validate import check_str
+
 __all__ = ["cache_dir", "check_key", "derive_check_key", "passed_before", "record_pass"]
 
 
@@ -46,12 +53,7 @@ def check_key(name: str, *, source_sha256: str | None = None, **inputs) -> str:
 
     ``source_sha256``: :func:`theorycheck.provenance.package_digest` of ``theorycheck`` when the caller has it
     already (computed here otherwise)."""
-    import mpmath
-    import numpy
-    import sympy
-    from ..provenance import package_digest
-    from ..validate import check_str
-    digest = package_digest("theorycheck") if source_sha256 is None else check_str("source_sha256", source_sha256)
+    digest = provenance.package_digest("theorycheck") if source_sha256 is None else check_str("source_sha256", source_sha256)
     doc = {"check": check_str("name", name), "inputs": inputs, "theorycheck": digest,
            "python": platform.python_version(), "numpy": numpy.__version__, "sympy": sympy.__version__,
            "mpmath": mpmath.__version__}
@@ -66,11 +68,9 @@ def derive_check_key(keys, *, source_sha256: str | None = None) -> str:
     """The key of the derivation check of the papers ``keys``: :func:`check_key` of their keys **and of the
     digests of every paper's own sources** (:func:`theorycheck.provenance.paper_sources`), so a hand-edited
     generated file of a plugin — outside theorycheck's package — gives a new key and the check runs again."""
-    from .. import papers
-    from ..provenance import package_digest, paper_sources
-    sha = package_digest("theorycheck") if source_sha256 is None else source_sha256
+    sha = provenance.package_digest("theorycheck") if source_sha256 is None else source_sha256
     ks = sorted(keys)
-    sources = {k: paper_sources(papers.load(k), sha) for k in ks}
+    sources = {k: provenance.paper_sources(papers.load(k), sha) for k in ks}
     return check_key("derive --check", source_sha256=sha, papers=ks, paper_sources=sources)
 
 

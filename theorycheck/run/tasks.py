@@ -23,7 +23,11 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import papers
+from ..assumptions import decide_path, path_figure
 from ..context import RunContext
+from ..figures import figure_stem, render_figure
+from ..papers.api import run_claim
 
 __all__ = ["Task", "TaskResult", "plan", "execute", "failed_path_record"]
 
@@ -46,6 +50,7 @@ class TaskResult:
     wall_s: float = 0.0
     peak_rss_mb: float = 0.0
     error: str | None = None
+    cached: bool = False             # read from the task cache (theorycheck.run.cache), not computed by this run
 
 
 def _fixture_id(key: str, name: str, param=None) -> str:
@@ -112,8 +117,6 @@ def failed_path_record(paper, st, error: str) -> dict:
 
 def _decide_path(paper, st, ctx, deps: dict):
     """The decided stress path ``st`` (a JSON-ready dict) and its figure, from its points' task results."""
-    from ..assumptions import decide_path, path_figure
-    from ..figures import figure_stem, render_figure
     vals = st.value_list(ctx)
     rs = [deps[f"{paper.key}:stress:{st.key}[{v}]"] for v in vals]
     spec = _assumption_spec(paper, st)
@@ -158,8 +161,6 @@ def _inputs(paper, needs, dep_results: dict, ctx) -> dict:
 
 def execute(task: Task, mode: str, seed: int, deps: dict | None = None) -> TaskResult:
     """Run one task; ``deps`` maps dependency task ids to their :class:`TaskResult`."""
-    from .. import papers
-    from ..papers.api import run_claim
     _limit_threads()
     t0 = time.perf_counter()
     ctx = RunContext(mode=mode, seed=seed)
@@ -209,7 +210,7 @@ def _limit_threads() -> None:
     if _THREADS_LIMITED or os.environ.get("THEORYCHECK_BLAS_THREADS") == "any":
         return
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # optional: a dependency, but a task must run without it
         threadpool_limits(1)
     except ImportError:  # pragma: no cover - threadpoolctl is a dependency
         pass

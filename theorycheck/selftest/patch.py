@@ -15,6 +15,7 @@ import importlib
 import sys
 
 from .. import memo
+from ..run.cache import suspended
 
 __all__ = ["Patcher", "clear_caches"]
 
@@ -26,7 +27,17 @@ class Patcher:
     loaded ``theorycheck`` modules (``from .gaussian import moment`` creates a second binding that
     a plain ``setattr`` would miss). :meth:`setattr` patches one attribute (e.g. a method on a
     class). All ``functools.lru_cache`` caches in ``theorycheck`` are cleared on entry and exit, so
-    a cached correct value can neither hide a mutant nor leak a mutated one.
+    a cached correct value can neither hide a mutant nor leak a mutated one. While a patcher is entered or
+    holds a patch, the task cache of this process reads and writes nothing
+    (:func:`theorycheck.run.cache.suspended`): patched code changes no source, so its results must never be
+    stored under — or answered from — the key of the real code.
+
+    >>> from theorycheck.run.cache import is_suspended
+    >>> with Patcher():
+    ...     is_suspended()
+    True
+    >>> is_suspended()
+    False
 
     >>> import theorycheck.validate as v
     >>> orig = v.check_int
@@ -40,16 +51,32 @@ class Patcher:
 
     def __init__(self):
         self._undo: list[tuple[object, str, object, bool]] = []
+        self._entered = False
+        self._no_cache = None
+
+    def _suspend_cache(self) -> None:
+        if self._no_cache is None:
+            self._no_cache = suspended()
+            self._no_cache.__enter__()
+
+    def _resume_cache(self) -> None:
+        if self._no_cache is not None and not self._undo and not self._entered:
+            self._no_cache.__exit__(None, None, None)
+            self._no_cache = None
 
     def __enter__(self):
+        self._entered = True
+        self._suspend_cache()
         clear_caches()
         return self
 
     def __exit__(self, *exc):
+        self._entered = False
         self.undo()
         return False
 
     def setattr(self, obj, name: str, value) -> object:
+        self._suspend_cache()
         had = name in vars(obj) if hasattr(obj, "__dict__") else hasattr(obj, name)
         old = vars(obj).get(name) if hasattr(obj, "__dict__") else getattr(obj, name)
         self._undo.append((obj, name, old, had))
@@ -83,6 +110,7 @@ class Patcher:
                 except AttributeError:  # pragma: no cover
                     pass
         clear_caches()
+        self._resume_cache()
 
 
 def clear_caches() -> None:
