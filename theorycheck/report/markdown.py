@@ -157,10 +157,44 @@ def _subclaim_table(c, files) -> list[str]:
     return L + [""]
 
 
+def _clauses(c) -> list[str]:
+    """What the sentence says, clause by clause, and what tested each clause (issue 21)."""
+    if not c.clauses:
+        return []
+    L = ["**Clauses.** Each clause of the fragment, what it does, its verdict and the sub-claims that test it.", "",
+         "| clause | kind | verdict | tested by | why |", "|---|---|---|---|---|"]
+    for cl in c.clauses:
+        v = BADGE[cl["verdict"]] if cl.get("verdict") else "— (not asserted)"
+        by = ", ".join(f"`{x.rsplit('/', 1)[-1]}`" for x in cl.get("subclaims", [])) or "—"
+        L.append(f"| {cl['id']}: «{md_cell(cl['text'])}» | {cl['kind']} | {v} | {by} | {md_cell(cl.get('reason', ''))} |")
+    return L + [""]
+
+
+def _provenance(c) -> list[str]:
+    """Every parameter of the claim's sub-claims with its provenance, and the readings that do not vote."""
+    seen = {}
+    for s in c.subclaims:
+        for name, p in s.params.items():
+            seen.setdefault(name, p)
+    L = []
+    if seen:
+        L += ["**Parameters.** " + "; ".join(
+            f"{name} = {p['value']} ({p['provenance']}: {p['source']}"
+            + (f"; admissible {p['admissible']}" if p.get("admissible") else "") + ")" for name, p in seen.items()), ""]
+    silent = {r: st for r, st in (c.readings or {}).items() if st != "votes"}
+    if silent:
+        L += ["**Readings that do not vote.** " + "; ".join(f"{r}: {st}" for r, st in silent.items()), ""]
+    extents = [(s, s.extent) for s in c.subclaims if s.extent]
+    if extents:
+        L += ["**Extent.** " + " ".join(f"{md_cell(s.statement)}: {md_cell(fmt_setting(e))}." for s, e in extents), ""]
+    return L
+
+
 def _claim_section(i, c, led, files) -> list[str]:
     L = [f'<a id="{c.id}"></a>', f"### {i}. {c.title}", "",
          f"**Verdict: {BADGE[c.verdict]}** · id `{c.id}` · seed `{led.seed_file}` lines {c.lines[0]}–{c.lines[1]}"
-         + (" · conventions " + ", ".join(c.conventions) if c.conventions else ""), ""]
+         + (" · conventions " + ", ".join(c.conventions) if c.conventions else "")
+         + (f" · weight {c.weight}" if c.weight else ""), ""]
     if c.scope:
         L += [f"**Scope.** {c.scope}", ""]
     L += ["Seed text (verbatim):", ""]
@@ -169,6 +203,7 @@ def _claim_section(i, c, led, files) -> list[str]:
     if c.fragment:
         L += [f"Fragment checked: «{c.fragment}»", ""]
     L += [f"**Statement as tested.** {c.statement}", "", f"**Finding.** {c.reason}", ""]
+    L += _clauses(c) + _provenance(c)
     if c.error:
         L += ["**Error while computing this claim:**", "", "```", c.error.rstrip(), "```", ""]
     if c.subclaims:
@@ -233,6 +268,24 @@ def markdown_report(led, files: dict | None = None) -> str:
     return "\n".join(L).rstrip() + "\n"
 
 
+def _coverage(ledgers, order) -> list[str]:
+    """How much of each seed the claims review: every sentence quoted by a claim, restating one, or declared not a
+    claim with a reason; the unassigned sentences escape review."""
+    rows = [(k, ledgers[k].coverage) for k in order if ledgers[k].coverage]
+    if not rows:
+        return []
+    L = ["", "## Seed coverage", "", "| paper | sentences | assigned | unassigned |", "|---|---|---|---|"]
+    for k, cov in rows:
+        n, a = cov.get("sentences", 0), cov.get("assigned", 0)
+        L.append(f"| `{k}` | {n} | {a} ({100 * a / max(1, n):.0f} %) | {n - a} |")
+    for k, cov in rows:
+        un = cov.get("unassigned") or []
+        if un:
+            L += ["", f"Unassigned sentences of `{k}` (seed line: text):", ""]
+            L += [f"- line {u['line']}: {md_cell(u['text'][:160])}" for u in un[:200]]
+    return L
+
+
 def markdown_index(ledgers: dict, out: Path, rules: dict, extra_reports=()) -> str:
     """The index across papers: findings first, the paper table, the legend and the decision rules."""
     order = sorted(ledgers, key=lambda k: (ledgers[k].paper, k))
@@ -266,6 +319,7 @@ def markdown_index(ledgers: dict, out: Path, rules: dict, extra_reports=()) -> s
         links = [f"[md]({k}.md)"] + [f"[{ext}]({k}.{ext})" for ext in ("tex", "pdf") if (Path(out) / f"{k}.{ext}").exists()]
         L.append(f"| {led.paper} | `{k}` | {md_cell(led.title)} | {led.mode} | {led.seed} | "
                  + " | ".join(str(cnt[v]) for v in VERDICTS) + f" | {cnt['withheld']} | {' · '.join(links)} |")
+    L += _coverage(ledgers, order)
     L += ["", "## Verdict vocabulary", ""] + [f"- **{v}** — {t}" for v, t in LEGEND] + [""]
     L += ['<a id="decision-rules"></a>', "## Decision rules", "",
           "Each atomic sub-claim is decided by exactly one rule, declared in the paper module before the data; "
