@@ -21,7 +21,7 @@ def test_run_writes_everything(tmp_path, fake_plugin):
     res = json.loads((tmp_path / "results.json").read_text())
     claim = res["papers"]["fake"]["claims"][0]
     assert claim["verdict"] == "confirmed" and claim["subclaims"][0]["n"] == 40000
-    assert res["papers"]["fake"]["mode"] == "quick" and res["schema_version"] == "2.0.0"
+    assert res["papers"]["fake"]["mode"] == "quick" and res["schema_version"] == "3.0.0"
     stamp = json.loads((tmp_path / "STAMP.json").read_text())
     assert stamp["papers"]["fake"]["seed"] == 1 and "numpy" in stamp["versions"]
     assert len(stamp["papers"]["fake"]["source_sha256"]["theorycheck"]) == 64

@@ -43,7 +43,8 @@ def _ledger(mode="quick"):
 def test_markdown_findings_first_full_titles_conventions_once():
     led = _ledger()
     md = markdown_report(led, {})
-    head = md[:md.index("## Verdicts")]
+    assert md.index("## Referee letter") < md.index("### Major points") < md.index("## Summary of findings")
+    head = md[md.index("## Summary of findings"):md.index("## Verdicts")]
     assert "❌ refuted" in head and "❔ underspecified" in head and "004-ok" not in head      # findings first
     assert head.index("refuted") < head.index("underspecified")
     assert LONG_TITLE in md                                                          # never cut

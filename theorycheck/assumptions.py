@@ -52,11 +52,17 @@ class StressSpec:
     violation: str
     values: object                 # list or ctx -> list, ordered from "holds" (first) to "violated"
     fn: object = field(repr=False, default=None)
+    resolution: float | None = None    # the violation step the breaking point must resolve (declared before the data)
 
     def value_list(self, ctx) -> list:
         vals = list(self.values(ctx) if callable(self.values) else self.values)
         if len(vals) < 2:
             raise ValueError(f"stress path {self.claim} / {self.assumption} needs at least 2 values (holds, violated)")
+        if self.resolution is not None and all(isinstance(v, (int, float)) for v in vals):
+            step = max(abs(b - a) for a, b in zip(vals, vals[1:]))
+            if step > self.resolution * (1 + 1e-9):
+                raise ValueError(f"stress path {self.claim} / {self.assumption}: its largest step {step:.6g} is "
+                                 f"coarser than the declared resolution {self.resolution:.6g}; add values")
         return vals
 
     @property
@@ -94,7 +100,7 @@ def decide_path(spec: StressSpec, assumption: AssumptionSpec | None, values: lis
     return {"name": spec.assumption, "stated": stated,
             "seed_lines": list(assumption.lines) if assumption and assumption.lines else None,
             "uses": assumption.uses if assumption else "", "path": spec.path, "violation": spec.violation,
-            "values": list(values), "breaking_point": bp, "necessary": necessary,
+            "values": list(values), "resolution": spec.resolution, "breaking_point": bp, "necessary": necessary,
             "finding": (not stated) and necessary,
             "points": [p.as_dict() for p in points], "figure": None}
 

@@ -51,7 +51,11 @@ import numpy as np
 
 __all__ = ["VERDICTS", "CONFIRMED", "REFUTED", "INCONSISTENT", "NOT_REPRODUCED", "INCONCLUSIVE",
            "UNDERSPECIFIED", "SubClaim", "SelfCheck", "Claim", "Ledger", "clean_evidence", "load_results",
-           "slugify", "PRELIMINARY"]
+           "slugify", "PRELIMINARY", "Param", "Clause", "PROVENANCES", "CLAUSE_KINDS", "WEIGHTS"]
+
+#: How much a claim carries in the paper, declared before the data: a refuted or not reproduced ``main`` claim is a
+#: major point of the referee letter.
+WEIGHTS = ("main", "supporting")
 
 CONFIRMED = "confirmed"
 REFUTED = "refuted"
@@ -126,6 +130,92 @@ def _num(x):
     return _round(float(x))
 
 
+#: Where a parameter's value comes from: the seed states it (give the line), a declared convention fixes it (give
+#: the C-number), or the toolkit chose it because the source is silent (say why, and give its admissible range).
+PROVENANCES = ("stated", "convention", "chosen")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter value with its provenance, declared in a paper's settings before the data.
+
+    ``provenance``: ``stated`` (``source`` = the seed line, e.g. ``"line 60"``), ``convention`` (``source`` = the
+    convention id, e.g. ``"C7"``) or ``chosen`` (``source`` = why this value; ``admissible`` = the range a reader
+    could have chosen instead, ``(low, high)`` or a tuple of values). A sub-claim lists the Params it uses
+    (``params=[…]``); the verdict engine derives ``chosen`` from them, so a failure that rests on a chosen value is
+    *not reproduced* — unless the sub-claim's ``extent`` shows the failure over the whole admissible range.
+
+    >>> Param("sigma_w2", 1.0, "chosen", "the seed gives no prior scale", admissible=(0.01, 100.0)).chosen
+    True
+    """
+
+    name: str
+    value: Any
+    provenance: str
+    source: str
+    admissible: tuple | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"Param name must be a non-empty string, got {self.name!r}")
+        if self.provenance not in PROVENANCES:
+            raise ValueError(f"Param {self.name}: provenance must be one of {PROVENANCES}, got {self.provenance!r}")
+        if not isinstance(self.source, str) or not self.source.strip():
+            raise ValueError(f"Param {self.name}: source must say where the value comes from (a seed line, a "
+                             f"convention id, or why it was chosen), got {self.source!r}")
+        if self.provenance == "chosen" and not self.admissible:
+            raise ValueError(f"Param {self.name} is chosen: give its admissible range (admissible=(low, high) or a "
+                             "tuple of values), so a refutation can be checked against all of it")
+        if self.admissible is not None and not isinstance(self.admissible, tuple):
+            object.__setattr__(self, "admissible", tuple(self.admissible))
+
+    @property
+    def chosen(self) -> bool:
+        return self.provenance == "chosen"
+
+    def as_dict(self) -> dict:
+        return {"value": clean_evidence(self.value), "provenance": self.provenance, "source": self.source,
+                "admissible": None if self.admissible is None else clean_evidence(list(self.admissible))}
+
+
+#: What a clause of a statement does: asserts, conditions, quantifies, states a number, infers, or is a negative /
+#: a priority (never confirmable by computation: scoped to what was tried).
+CLAUSE_KINDS = ("assertion", "condition", "quantifier", "number", "inference", "negative", "priority")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a claim's fragment: ``text`` is a verbatim substring of the fragment, ``kind`` one of
+    :data:`CLAUSE_KINDS`; ``id`` short (``"c1"``); sub-claims name the clauses they test (``clauses=["c1"]``).
+    ``untested``: why the clause is not tested (it then makes the claim at most *inconclusive*); ``asserted=False``
+    for a clause the sentence does not assert (context the source gives as background) — it does not vote.
+
+    >>> Clause("c1", "λ* 随 γ 增大", "assertion").kind
+    'assertion'
+    """
+
+    id: str
+    text: str
+    kind: str = "assertion"
+    untested: str | None = None
+    asserted: bool = True
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", self.id):
+            raise ValueError(f"clause id must match [a-z0-9][a-z0-9_.-]*, got {self.id!r}")
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValueError(f"clause {self.id}: text must be a non-empty verbatim substring of the fragment")
+        if self.kind not in CLAUSE_KINDS:
+            raise ValueError(f"clause {self.id}: kind must be one of {CLAUSE_KINDS}, got {self.kind!r}")
+        if self.untested is not None and (not isinstance(self.untested, str) or not self.untested.strip()):
+            raise ValueError(f"clause {self.id}: untested must say why (a non-empty string) or be None")
+
+    @property
+    def confirmable(self) -> bool:
+        """False for negatives and priorities ("no closed form", "first"): computation can only scope them."""
+        return self.kind not in ("negative", "priority")
+
+
 @dataclass
 class SubClaim:
     """One atomic statement decided by exactly one rule.
@@ -135,8 +225,14 @@ class SubClaim:
     statement is false" (rejecting it confirms), *against* tests the null "the statement holds"
     (rejecting it refutes); ``p_adjusted`` is after the report-wide Holm adjustment.
     ``chosen`` lists the parameters the toolkit had to choose because the source does not give
-    them; ``missing`` what an ``underspecified`` sub-claim lacks; ``details`` rule-specific
-    numbers (kept small); ``data`` large arrays, written beside the report.
+    them (derived from ``params`` — ``{name: Param.as_dict()}`` — plus any given directly); ``missing`` what an
+    ``underspecified`` sub-claim lacks; ``details`` rule-specific numbers (kept small); ``data`` large arrays,
+    written beside the report. ``clauses``: the ids of the claim's clauses this sub-claim tests; ``extent``: where
+    a counterexample exists and where it stops (a refutation maps it; with chosen params, the search over their
+    admissible ranges: ``{"searched": {name: [low, high]}, "holds_throughout": bool, ...}``); ``trivial``: the
+    comparison of each contender with the trivial alternative (:mod:`theorycheck.verdicts.rules.trivial`);
+    ``narrowed``: the narrower scope (a range, regime or sign the seed does not state) — such a sub-claim cannot
+    confirm its clause; ``overlay``: the figure overlay whose theory–simulation agreement it decides.
     """
 
     statement: str
@@ -162,6 +258,12 @@ class SubClaim:
     details: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     reason: str = ""
+    clauses: list = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+    extent: dict = field(default_factory=dict)
+    trivial: list = field(default_factory=list)
+    narrowed: str | None = None
+    overlay: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.statement, str) or not self.statement.strip():
@@ -190,15 +292,22 @@ class SubClaim:
         d["missing"] = list(self.missing)
         d["details"] = clean_evidence(self.details)
         d["data"] = clean_evidence(self.data)
+        d["clauses"] = list(self.clauses)
+        d["params"] = clean_evidence(self.params)
+        d["extent"] = clean_evidence(self.extent)
+        d["trivial"] = clean_evidence(self.trivial)
+        d["narrowed"] = self.narrowed
+        d["overlay"] = self.overlay
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "SubClaim":
         kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
         kw["slug"] = (d.get("id") or "").rsplit("/", 1)[-1] or None
-        for k in ("chosen", "details", "data"):
+        for k in ("chosen", "details", "data", "params", "extent"):
             kw[k] = kw.get(k) or {}
-        kw["missing"] = kw.get("missing") or []
+        for k in ("missing", "clauses", "trivial"):
+            kw[k] = kw.get(k) or []
         kw["reason"] = kw.get("reason") or ""
         return cls(**kw)
 
@@ -246,7 +355,11 @@ class Claim:
     uses. ``error`` holds a traceback when the claim failed to run; ``withheld`` is true when the
     verdict is withheld (error or a failed self-check). ``reconciliations``: searches over the
     parameters the source leaves open (:mod:`theorycheck.reconcile`); ``assumptions``: stress paths and
-    breaking points (:mod:`theorycheck.assumptions`) — neither changes the claim's verdict.
+    breaking points (:mod:`theorycheck.assumptions`) — neither changes the claim's verdict. ``clauses``: the
+    declared clauses of the fragment with their verdicts (dicts, filled by the verdict engine: id, text, kind,
+    asserted, untested, subclaims, verdict, reason); ``weight``: ``main`` or ``supporting`` (declared before the
+    data); ``readings``: ``{reading: status}`` where status is ``"votes"``, ``"ruled out: …"`` or ``"same estimate
+    as …"``; ``overlays``: the figure overlays the claim must decide.
     """
 
     id: str
@@ -271,6 +384,10 @@ class Claim:
     withheld: bool = False
     reconciliations: list = field(default_factory=list)
     assumptions: list = field(default_factory=list)
+    clauses: list = field(default_factory=list)
+    weight: str | None = None
+    readings: dict = field(default_factory=dict)
+    overlays: list = field(default_factory=list)
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -302,7 +419,9 @@ class Claim:
                 "figures": clean_evidence(self.figures), "derivation": list(self.derivation),
                 "notes": list(self.notes), "revision": clean_evidence(self.revision),
                 "error": self.error, "withheld": bool(self.withheld),
-                "reconciliations": clean_evidence(self.reconciliations), "assumptions": clean_evidence(self.assumptions)}
+                "reconciliations": clean_evidence(self.reconciliations), "assumptions": clean_evidence(self.assumptions),
+                "clauses": clean_evidence(self.clauses), "weight": self.weight,
+                "readings": clean_evidence(self.readings), "overlays": list(self.overlays)}
 
     def _repr_markdown_(self) -> str:
         """A rich display in Jupyter: verdict, scope, finding and the sub-claim table."""
@@ -318,9 +437,11 @@ class Claim:
         kw = {f.name: d.get(f.name) for f in dataclasses.fields(cls) if f.name in d}
         kw["subclaims"] = [SubClaim.from_dict(s) for s in d.get("subclaims", [])]
         kw["self_checks"] = [SelfCheck.from_dict(s) for s in d.get("self_checks", [])]
-        for k in ("conventions", "figures", "derivation", "notes", "reconciliations", "assumptions"):
+        for k in ("conventions", "figures", "derivation", "notes", "reconciliations", "assumptions", "clauses",
+                  "overlays"):
             kw[k] = kw.get(k) or []
         kw["revision"] = kw.get("revision") or {}
+        kw["readings"] = kw.get("readings") or {}
         kw["reason"] = kw.get("reason") or ""
         kw["fragment"] = kw.get("fragment") or ""
         kw["quote"] = kw.get("quote") or ""
@@ -349,6 +470,7 @@ class Ledger:
         self.seed = seed
         self.seed_file = seed_file
         self.decision = dict(decision or {})
+        self.coverage: dict = {}
         self.claims: list[Claim] = []
 
     @property
@@ -402,13 +524,14 @@ class Ledger:
                 "conventions": [{"id": i, "text": t} for i, t in self.conventions],
                 "parameters": clean_evidence(self.parameters), "counts": self.counts(),
                 "self_check_failed": self.self_check_failed, "errors": self.errors,
-                "claims": [c.as_dict() for c in self.claims]}
+                "coverage": clean_evidence(self.coverage), "claims": [c.as_dict() for c in self.claims]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Ledger":
         led = cls(d["key"], d["paper"], d["title"], [(c["id"], c["text"]) for c in d.get("conventions", [])],
                   d.get("parameters"), mode=d.get("mode", "quick"), seed=d.get("seed"),
                   seed_file=d.get("seed_file", ""), decision=d.get("decision"))
+        led.coverage = d.get("coverage") or {}
         for c in d["claims"]:
             led.claims.append(Claim.from_dict(c))
         return led

@@ -40,13 +40,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..assumptions import AssumptionSpec, StressSpec
-from ..claims import Claim, SelfCheck, SubClaim
+from ..claims import WEIGHTS, Claim, Clause, Param, SelfCheck, SubClaim
+from .coverage import NOT_A_CLAIM_REASONS, SeedSpan, coverage_report, uncovered_runs
 
 __all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "Mutant", "Baseline", "run_claim",
-           "KEY_RE"]
+           "KEY_RE", "Clause", "Param", "MAX_TITLE"]
 
 KEY_RE = re.compile(r"^[a-z0-9_-]+$")
 CLAIM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+#: The longest claim title (written by the claim's author; never cut from the statement).
+MAX_TITLE = 90
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,11 @@ class Baseline:
         return getattr(importlib.import_module(mod), name)
 
 
+def _line_range(lines) -> tuple:
+    lo, hi = (lines, lines) if isinstance(lines, int) else tuple(lines)
+    return int(lo), int(hi)
+
+
 def _first_paragraph(doc: str | None) -> str:
     return " ".join((inspect.cleandoc(doc or "")).split("\n\n")[0].split())
 
@@ -122,6 +130,10 @@ class ClaimSpec:
     needs: tuple = ()
     scope: str | None = None
     revision: dict = field(default_factory=dict)
+    clauses: tuple = ()
+    weight: str | None = None
+    readings: dict = field(default_factory=dict)
+    overlays: tuple = ()
 
 
 @dataclass
@@ -150,20 +162,35 @@ class Claims:
         self.fixtures: dict[str, FixtureSpec] = {}
         self.assumptions: list[AssumptionSpec] = []
         self.stresses: list[StressSpec] = []
+        self.seed_spans: list[SeedSpan] = []
 
     def claim(self, id: str, lines, *, fragment: str = "", title: str = "", conventions: Iterable[str] = (),
               needs: Iterable[str] = (), scope: str | None = None, statement: str | None = None,
-              revision: dict | None = None):
+              revision: dict | None = None, clauses: Sequence[Clause] = (), weight: str | None = None,
+              readings: dict | None = None, overlays: Sequence[str] = ()):
         """Declare the decorated function as the check of one seed statement.
 
         ``lines``: an int or a 1-based inclusive ``(start, end)``; ``fragment``: the exact text of
-        those lines the claim checks (default: all of them); ``statement``: the claim as tested
-        (default: the function's docstring, first paragraph); ``revision``: for a re-audited claim,
-        ``{"previous": <old verdict>, "why": <what changed in the rule or evidence>}``.
+        those lines the claim checks (default: all of them); ``title``: at most 90 characters, written by the
+        claim's author; ``statement``: the claim as tested (default: the function's docstring, first paragraph);
+        ``revision``: for a re-audited claim, ``{"previous": <old verdict>, "why": <what changed in the rule or
+        evidence>}``. Declared before the data: ``clauses`` (:class:`~theorycheck.claims.Clause`, verbatim pieces of
+        the fragment that together cover it; sub-claims name the clauses they test), ``weight`` (``main`` or
+        ``supporting``), ``readings`` (``{reading: "votes" | "ruled out: <why>"}``), ``overlays`` (names of the
+        figure overlays of theory and simulation the claim must decide with a sub-claim each, ``overlay=<name>``).
         """
         if not isinstance(id, str) or not CLAIM_ID_RE.match(id):
             raise ValueError(f"claim id must match {CLAIM_ID_RE.pattern}, got {id!r}")
         lo, hi = (lines, lines) if isinstance(lines, int) else tuple(lines)
+        if title and (not isinstance(title, str) or len(title) > MAX_TITLE):
+            raise ValueError(f"claim {id}: title must be a string of at most {MAX_TITLE} characters, got {title!r}")
+        if weight is not None and weight not in WEIGHTS:
+            raise ValueError(f"claim {id}: weight must be one of {WEIGHTS}, got {weight!r}")
+        clauses = tuple(clauses)
+        if not all(isinstance(c, Clause) for c in clauses):
+            raise TypeError(f"claim {id}: clauses must be theorycheck.claims.Clause objects")
+        if len({c.id for c in clauses}) != len(clauses):
+            raise ValueError(f"claim {id}: clause ids must be distinct, got {[c.id for c in clauses]}")
 
         def deco(fn):
             st = statement or _first_paragraph(fn.__doc__)
@@ -172,9 +199,22 @@ class Claims:
             if any(s.id == id for s in self.specs):
                 raise ValueError(f"duplicate claim id {id!r}")
             self.specs.append(ClaimSpec(id, (int(lo), int(hi)), fn, st, title, fragment, tuple(conventions),
-                                        tuple(needs), scope, dict(revision or {})))
+                                        tuple(needs), scope, dict(revision or {}), clauses, weight,
+                                        dict(readings or {}), tuple(overlays)))
             return fn
         return deco
+
+    def not_a_claim(self, lines, reason: str, *, fragment: str = "") -> None:
+        """Declare seed text that is not a claim, for one reason of the closed list
+        :data:`~theorycheck.papers.coverage.NOT_A_CLAIM_REASONS` (bibliography, rating, limitation stated as such,
+        method description, heading or metadata, background of other work)."""
+        if reason not in NOT_A_CLAIM_REASONS:
+            raise ValueError(f"reason must be one of {NOT_A_CLAIM_REASONS}, got {reason!r}")
+        self.seed_spans.append(SeedSpan(_line_range(lines), "not a claim", reason=reason, fragment=fragment))
+
+    def restates(self, lines, claim: str, *, fragment: str = "") -> None:
+        """Declare seed text that restates the statement checked by ``claim`` (its verdict covers it)."""
+        self.seed_spans.append(SeedSpan(_line_range(lines), "restates", claim=claim, fragment=fragment))
 
     def fixture(self, fn=None, *, name: str | None = None, params=None, needs: Iterable[str] = ()):
         """Declare a shared computation; ``params`` (a list or ``ctx -> list``) makes one task per value."""
@@ -196,13 +236,14 @@ class Claims:
         self.assumptions.append(a)
         return a
 
-    def stress(self, claim: str, assumption: str, *, path: str, violation: str, values):
+    def stress(self, claim: str, assumption: str, *, path: str, violation: str, values, resolution=None):
         """Declare a stress path: ``fn(ctx, value) -> SubClaim`` decides the claim's statement at each value
-        (ordered from "holds" to "violated"); each value is one task of the run engine."""
+        (ordered from "holds" to "violated"); each value is one task of the run engine. ``resolution``: the step of
+        the violation the breaking point must resolve (declared before the data; a coarser path is rejected)."""
         def deco(fn):
             if any(x.claim == claim and x.assumption == assumption for x in self.stresses):
                 raise ValueError(f"duplicate stress path for {claim} / {assumption}")
-            self.stresses.append(StressSpec(claim, assumption, path, violation, values, fn))
+            self.stresses.append(StressSpec(claim, assumption, path, violation, values, fn, resolution))
             return fn
         return deco
 
@@ -325,6 +366,14 @@ class Paper:
             for n in s.needs:
                 if n not in self.claims.fixtures:
                     raise ValueError(f"claim {s.id} needs fixture {n!r}, which is not declared")
+            if s.clauses:
+                text = s.fragment or self.lines_text(*s.lines)
+                try:
+                    rest = uncovered_runs(text, [c.text for c in s.clauses])
+                except ValueError as exc:
+                    raise ValueError(f"claim {s.id}: {exc}") from None
+                if rest:
+                    raise ValueError(f"claim {s.id}: its clauses do not cover the fragment; not covered: {rest}")
         for f in self.claims.fixtures.values():
             for n in f.needs:
                 if n not in self.claims.fixtures:
@@ -334,6 +383,10 @@ class Paper:
                 raise ValueError(f"assumption {a.name!r} refers to an unknown claim {a.claim!r}")
             if a.lines is not None:
                 self.lines_text(*a.lines)
+        for x in self.claims.seed_spans:
+            self.span(x.lines, x.fragment)
+            if x.kind == "restates" and x.claim not in ids:
+                raise ValueError(f"seed lines {x.lines} restate an unknown claim {x.claim!r}")
         names = {(a.claim, a.name) for a in self.claims.assumptions}
         for st in self.claims.stresses:
             if (st.claim, st.assumption) not in names:
@@ -341,11 +394,19 @@ class Paper:
                                  "(claims.assumption)")
         return self
 
+    def coverage(self) -> dict:
+        """Which sentences of the seed are assigned (quoted by a claim, restating one, or not a claim with a
+        reason): :func:`theorycheck.papers.coverage.coverage_report`."""
+        return coverage_report(self)
+
     def new_claim(self, spec: ClaimSpec) -> Claim:
         """An empty :class:`~theorycheck.claims.Claim` for ``spec`` with its verbatim quote."""
+        clauses = [{"id": c.id, "text": c.text, "kind": c.kind, "asserted": c.asserted, "untested": c.untested,
+                    "subclaims": [], "verdict": None, "reason": ""} for c in spec.clauses]
         return Claim(id=spec.id, paper=self.seed_id, lines=spec.lines, statement=spec.statement, title=spec.title,
                      fragment=spec.fragment, quote=self.lines_text(*spec.lines), conventions=list(spec.conventions),
-                     scope=spec.scope, revision=dict(spec.revision))
+                     scope=spec.scope, revision=dict(spec.revision), clauses=clauses, weight=spec.weight,
+                     readings=dict(spec.readings), overlays=list(spec.overlays))
 
 
 def run_claim(paper: Paper, spec: ClaimSpec, ctx, inputs: dict) -> Claim:
@@ -369,6 +430,10 @@ def run_claim(paper: Paper, spec: ClaimSpec, ctx, inputs: dict) -> Claim:
                                 "Derivation, Note or Reconciliation")
         if not claim.subclaims:
             raise ValueError(f"claim {spec.id} yielded no sub-claim: every claim must be decided by a rule")
+        missing = [o for o in spec.overlays if not any(s.overlay == o for s in claim.subclaims)]
+        if missing:
+            raise ValueError(f"claim {spec.id}: the figure overlay(s) {missing} of theory and simulation have no "
+                             "agreement sub-claim (a rule with overlay=<name>) at the figure's sizes")
     except Exception:  # recorded; the run fails at the end, the other claims still run
         claim.error = traceback.format_exc()
     claim.figures = [{"stem": f["stem"], "caption": f["caption"]} for f in ctx.figures]

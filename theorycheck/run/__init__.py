@@ -80,6 +80,7 @@ def assemble(paper, mode: str, seed: int, results: dict) -> tuple[Ledger, list]:
         led.add(claim)
         figs += r.figures
     finalize(led)
+    led.coverage = paper.coverage()
     figs += _assumption_maps(paper, led, results)
     return led, figs
 

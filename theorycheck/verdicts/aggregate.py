@@ -29,19 +29,27 @@ from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REF
                       Claim, Ledger)
 from .multiplicity import holm
 from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA, registry
-from .text import chosen_text, fmt
+from .text import chosen_text, fmt, p_value_text
+from .vote import PRECEDENCE, reading_statuses, vote, vote_clauses
 
-__all__ = ["decide", "aggregate", "finalize", "explain", "PRECEDENCE", "AGGREGATION", "fmt"]
+__all__ = ["decide", "aggregate", "finalize", "explain", "PRECEDENCE", "AGGREGATION", "fmt", "extent_covers_chosen"]
 
-PRECEDENCE = (INCONSISTENT, REFUTED, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIED, CONFIRMED)
 AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent > refuted > not reproduced > "
                "inconclusive > underspecified > confirmed held by any sub-claim; with readings, each reading is "
-               "aggregated alone and disagreeing readings make the claim inconclusive")
+               "aggregated alone and disagreeing readings make the claim inconclusive (a reading the report rules out "
+               "does not vote; readings computing the same estimates are one); with clauses, each clause is voted on "
+               "by its sub-claims and the claim takes the worst verdict of its asserted clauses — an untested "
+               "clause, a confirmation only in a narrower scope, or a negative make a clause at most inconclusive")
 
 
 # --------------------------------------------------------------------------- decision
 def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
-    """The verdict of one sub-claim once its p-values are adjusted (deterministic ones keep theirs)."""
+    """The verdict of one sub-claim once its p-values are adjusted (deterministic ones keep theirs).
+
+    Then the caps that no evidence for the statement itself can lift: a comparison whose contenders do not all beat
+    the trivial alternative (``sc.trivial``) is at most inconclusive; a refutation that rests on a chosen value
+    (``sc.chosen``) is *not reproduced* unless ``sc.extent`` records a search over the whole admissible range of
+    every chosen Param with the failure found throughout."""
     if sc.statistical:
         pa = sc.p_adjusted or sc.p_value
         if pa["for"] < alpha:
@@ -51,9 +59,38 @@ def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
         else:
             v = INCONCLUSIVE
         sc.verdict = v
-    if sc.verdict == REFUTED and sc.chosen:
+    if sc.trivial:
+        for t in sc.trivial:
+            t["beats"] = (t["p_adjusted"] if t["p_adjusted"] is not None else t["p"]) < alpha
+        losers = [t for t in sc.trivial if not t["beats"]]
+        if losers and sc.verdict == CONFIRMED:
+            sc.verdict = INCONCLUSIVE
+            sc.details["capped"] = ("not every contender beats the trivial alternative by the declared margin: " +
+                                    "; ".join(f"{t['contender']} vs {t['trivial']}" for t in losers))
+    if sc.verdict == REFUTED and sc.chosen and not extent_covers_chosen(sc):
         sc.verdict = NOT_REPRODUCED
     return sc.verdict
+
+
+def extent_covers_chosen(sc) -> bool:
+    """True when ``sc.extent`` shows the failure over the whole admissible range of every chosen parameter:
+    ``extent["searched"]`` names each of them with a range containing its admissible range (or every admissible
+    value) and ``extent["holds_throughout"]`` is true. Values chosen without a declared Param can never be covered."""
+    ext = sc.extent or {}
+    searched = ext.get("searched") or {}
+    if ext.get("holds_throughout") is not True:
+        return False
+    for name in sc.chosen:
+        p = sc.params.get(name)
+        if p is None or p.get("provenance") != "chosen" or name not in searched:
+            return False
+        adm, got = list(p.get("admissible") or []), list(searched[name])
+        if len(adm) == 2 and len(got) == 2 and all(isinstance(x, (int, float)) for x in adm + got):
+            if not (got[0] <= adm[0] and got[1] >= adm[1]):
+                return False
+        elif not set(map(str, adm)) <= set(map(str, got)):
+            return False
+    return True
 
 
 def _first(verdicts) -> str:
@@ -64,7 +101,8 @@ def _first(verdicts) -> str:
 
 
 def aggregate(claim: Claim) -> str:
-    """Set and return the claim's verdict, scope and reason from its (decided) sub-claims."""
+    """Set and return the claim's verdict, scope and reason from its (decided) sub-claims
+    (:mod:`theorycheck.verdicts.vote`: clauses, readings, conjunction)."""
     if claim.error:
         claim.verdict, claim.withheld = None, True
         claim.reason = "the claim's computation raised an error (see the run log); no verdict."
@@ -80,19 +118,14 @@ def aggregate(claim: Claim) -> str:
         raise ValueError(f"claim {claim.id} has no sub-claims: every claim must be decided by at least one rule")
     if any(s.verdict is None for s in subs):
         raise ValueError(f"claim {claim.id}: undecided sub-claims (run finalize on the ledger)")
-    readings = sorted({s.reading for s in subs if s.reading is not None})
-    common = [s for s in subs if s.reading is None]
-    if readings:
-        per = {r: _first([s.verdict for s in subs if s.reading == r] + [s.verdict for s in common]) for r in readings}
-        vals = set(per.values())
+    if claim.clauses:
+        claim.aggregation = "clauses: " + AGGREGATION
+        claim.verdict, claim.reason = vote_clauses(claim)
+        claim.readings = {**claim.readings, **reading_statuses(subs, claim.readings)}
+    elif any(s.reading is not None for s in subs):
         claim.aggregation = "readings: " + AGGREGATION
-        if len(vals) == 1:
-            claim.verdict = vals.pop()
-            claim.reason = f"every reading gives {claim.verdict} (" + ", ".join(readings) + ")."
-        else:
-            claim.verdict = INCONCLUSIVE
-            claim.reason = ("the readings disagree: " + "; ".join(f"{r} → {v}" for r, v in per.items()) +
-                            " — the verdict depends on how the sentence is read.")
+        claim.verdict, claim.reason, statuses = vote(subs, claim.readings)
+        claim.readings = statuses
     else:
         claim.aggregation = AGGREGATION
         claim.verdict = _first([s.verdict for s in subs])
@@ -116,8 +149,23 @@ def aggregate(claim: Claim) -> str:
 
 
 # --------------------------------------------------------------------------- explanations
+def _trivial_text(sc) -> str:
+    if not sc.trivial:
+        return ""
+    parts = []
+    for t in sc.trivial:
+        gap = fmt(t["gap"]) + ("" if not t["gap_se"] else f" ± {fmt(t['gap_se'])}")
+        p = t["p_adjusted"] if t["p_adjusted"] is not None else t["p"]
+        parts.append(f"{t['contender']} vs {t['trivial']}: gap {gap} (margin {fmt(t['margin'])} = "
+                     f"{fmt(t['relative_margin'])} × {fmt(t['reference'])}, one-sided Holm p {fmt(p)}: "
+                     f"{'beats it' if t['beats'] else 'does not beat it'})")
+    return "; against the trivial alternative — " + "; ".join(parts)
+
+
 def _conclusion(sc, alpha) -> str:
     v = sc.verdict
+    if sc.details.get("capped") and v == INCONCLUSIVE:
+        return f" → inconclusive: {sc.details['capped']}."
     if not sc.statistical and v == INCONCLUSIVE and sc.details.get("undecided"):
         return f" → inconclusive: {sc.details['undecided']}."
     if not sc.statistical:
@@ -125,13 +173,14 @@ def _conclusion(sc, alpha) -> str:
                 NOT_REPRODUCED: "not reproduced under the toolkit's choices " + chosen_text(sc),
                 UNDERSPECIFIED: "underspecified"}.get(v, v)
         return f" → {tail}."
-    q = sc.p_adjusted or sc.p_value
+    adj = sc.p_adjusted is not None
     if v == CONFIRMED:
-        return f" → confirmed (adjusted p(for) {fmt(q['for'])} < α = {alpha})."
+        return f" → confirmed (adjusted p(for) {p_value_text(sc, 'for', adjusted=adj)} < α = {alpha})."
     if v == REFUTED:
-        return f" → refuted (adjusted p(against) {fmt(q['against'])} < α = {alpha})."
+        return f" → refuted (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha})."
     if v == NOT_REPRODUCED:
-        return (f" → not reproduced (adjusted p(against) {fmt(q['against'])} < α = {alpha}) under the toolkit's "
+        return (f" → not reproduced (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha}) "
+                f"under the toolkit's "
                 f"choices {chosen_text(sc)}; the source does not state them, so this cannot refute.")
     pw = sc.details.get("power")
     extra = f"; power to confirm at zero difference {fmt(pw, 2)}" if pw is not None else ""
@@ -145,16 +194,20 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
     except ValueError:                       # a rule that is not registered (a results.json of another version)
         body = f"rule {sc.rule}"
     scope = f" [scope: {sc.scope}]" if sc.scope else ""
-    return body + scope + _conclusion(sc, alpha)
+    narrowed = f" [narrower than the sentence: {sc.narrowed}]" if sc.narrowed else ""
+    return body + _trivial_text(sc) + scope + narrowed + _conclusion(sc, alpha)
 
 
 # --------------------------------------------------------------------------- finalize
 def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SELF_CHECK_ALPHA) -> Ledger:
     """Adjust, decide, explain and aggregate every claim of ``ledger`` (in place); return it."""
     stat = [s for c in ledger.claims if not c.error for s in c.subclaims if s.statistical]
-    adj = holm([s.p_value[k] for s in stat for k in ("for", "against")])
+    gaps = [t for c in ledger.claims if not c.error for s in c.subclaims for t in s.trivial if t["t"] is not None]
+    adj = holm([s.p_value[k] for s in stat for k in ("for", "against")] + [t["p"] for t in gaps])
     for i, s in enumerate(stat):
         s.p_adjusted = {"for": adj[2 * i], "against": adj[2 * i + 1]}
+    for t, q in zip(gaps, adj[2 * len(stat):]):
+        t["p_adjusted"] = q
     checks = [c for c in ledger.self_checks if c.p_value is not None]
     for c, q in zip(checks, holm([c.p_value for c in checks])):
         c.p_adjusted = q
@@ -165,6 +218,6 @@ def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SE
             s.reason = explain(s, alpha)
         aggregate(c)
     ledger.decision = {"family_alpha": alpha, "self_check_alpha": self_alpha, "multiplicity": "holm",
-                       "statistical_subclaims": len(stat), "hypotheses": 2 * len(stat),
+                       "statistical_subclaims": len(stat), "hypotheses": 2 * len(stat) + len(gaps),
                        "self_checks": len(ledger.self_checks), "aggregation": AGGREGATION}
     return ledger

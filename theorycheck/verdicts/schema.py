@@ -1,7 +1,7 @@
 """The versioned JSON Schema of ``results.json`` and its validation (``jsonschema``).
 
 >>> SCHEMA_VERSION
-'2.0.0'
+'3.0.0'
 >>> schema()["properties"]["schema_version"]["const"] == SCHEMA_VERSION
 True
 """
@@ -15,7 +15,7 @@ from .rules import registry
 
 __all__ = ["SCHEMA_VERSION", "schema", "validate_results"]
 
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "3.0.0"
 
 
 def schema() -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fmt", "estimate_text", "p_text", "chosen_text", "value_comparison_text"]
+__all__ = ["fmt", "estimate_text", "p_text", "p_value_text", "chosen_text", "value_comparison_text"]
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -46,10 +46,27 @@ def estimate_text(sc, digits: int = 4) -> str:
 
 
 def p_text(sc) -> str:
-    """Both raw p-values of a statistical sub-claim with their Holm-adjusted values."""
+    """Both raw p-values of a statistical sub-claim with their Holm-adjusted values. A p-value that underflows to 0
+    is printed as a bound from its log-scale value (``details["log10_p"]``): ``p < 1e−k (log₁₀ p = …, t = …, df = …)``;
+    its Holm-adjusted value (at most p times the number of hypotheses) as ``< 1e−300``."""
     p, q = sc.p_value, sc.p_adjusted or sc.p_value
-    return (f"p(for) = {fmt(p['for'])} (Holm {fmt(q['for'])}), p(against) = {fmt(p['against'])} "
-            f"(Holm {fmt(q['against'])})")
+    return (f"p(for) = {p_value_text(sc, 'for', p)} (Holm {p_value_text(sc, 'for', q, adjusted=True)}), "
+            f"p(against) = {p_value_text(sc, 'against', p)} (Holm {p_value_text(sc, 'against', q, adjusted=True)})")
+
+
+def p_value_text(sc, side: str, ps: dict | None = None, adjusted: bool = False) -> str:
+    """One p-value (``side`` "for" or "against") of ``ps`` (default: the adjusted ones, else the raw ones), with
+    the log-scale bound when it underflows."""
+    ps = ps if ps is not None else (sc.p_adjusted or sc.p_value)
+    if ps[side] != 0:
+        return fmt(ps[side])
+    logs = (sc.details or {}).get("log10_p", {})
+    if adjusted or side not in logs:
+        return "< 1e−300"
+    lg = logs[side]
+    stat = "" if sc.statistic is None else f", {sc.statistic_name or 'statistic'} = {fmt(sc.statistic)}"
+    df = "" if sc.df is None else f", df = {fmt(sc.df, 3)}"
+    return f"< 1e−{int(math.floor(-lg))} (log₁₀ p = {lg:.1f}{stat}{df})"
 
 
 def chosen_text(sc) -> str:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 
 
+
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import value_comparison_text
-from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, decide_exactly, equivalence_power, outside_p, p_side, sample_mean,
-                     scaled_margin, statistical_subclaim, tost_p)
+from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, decide_exactly, equivalence_power, log10_outside, log10_tost, outside_p, p_side, sample_mean, scaled_margin, statistical_subclaim, tost_p)
 from .registry import Rule, register
 
 
@@ -41,7 +41,9 @@ def equivalence(statement: str, estimate, target: float, *, margin: float, relat
     c["details"]["power"] = equivalence_power(est.se, m, est.df)
     return statistical_subclaim(statement, "equivalence", est, tost_p(diff, est.se, m, est.df),
                         outside_p(diff, est.se, m, est.df), target=target, margin=m,
-                        statistic=diff / est.se, statistic_name="t", **c)
+                        statistic=diff / est.se, statistic_name="t",
+                        log10={"for": lambda: log10_tost(diff, est.se, m, est.df),
+                               "against": lambda: log10_outside(diff, est.se, m, est.df)}, **c)
 
 
 def explain(sc) -> str:

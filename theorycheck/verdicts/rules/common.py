@@ -10,13 +10,13 @@ import math
 
 from scipy import stats
 
-from ...claims import CONFIRMED, REFUTED, SubClaim
+from ...claims import CONFIRMED, REFUTED, Param, SubClaim
 from ...validate import ParameterTypeError, check_real
 from ..estimate import Estimate
 
 __all__ = ["FAMILY_ALPHA", "SELF_CHECK_ALPHA", "GOF_ALPHA", "FINITE_SIZE_LAWS", "SHAPES", "sf", "cdf", "quantile",
            "common_kwargs", "scaled_margin", "check_scale", "tost_p", "outside_p", "equivalence_power", "ci95",
-           "decide_exactly", "statistical_subclaim", "CALIBRATION_ALPHA", "sample_mean", "p_side"]
+           "decide_exactly", "statistical_subclaim", "log10_sf", "log10_cdf", "log10_tost", "log10_outside", "CALIBRATION_ALPHA", "sample_mean", "p_side"]
 
 #: Family-wise error rate of the verdicts of one report (Holm over every statistical sub-claim).
 FAMILY_ALPHA = 0.01
@@ -43,26 +43,99 @@ def cdf(t: float, df) -> float:
     return float(stats.t.cdf(t, df) if df else stats.norm.cdf(t))
 
 
+def log10_sf(t: float, df) -> float:
+    r"""log₁₀ of :func:`sf`, computed on the log scale (``logsf``): finite where ``sf`` underflows to 0. Where even
+    SciPy's Student-t ``logsf`` underflows, the tail is the regularised incomplete beta function
+    :math:`\tfrac12 I_{\nu/(\nu+t^2)}(\nu/2, 1/2)`, evaluated with mpmath (its exponent range is unbounded).
+
+    >>> int(log10_sf(1e4, 999)), int(log10_sf(40.0, None))      # p = 1e-2499 and 1e-349: below the double range
+    (-2499, -349)
+    """
+    v = float(stats.t.logsf(t, df) if df else stats.norm.logsf(t)) / math.log(10)
+    if math.isfinite(v) or not df or t <= 0:
+        return v
+    import mpmath  # heavy: only for Student-t tails beyond the double range
+    x = mpmath.mpf(df) / (mpmath.mpf(df) + mpmath.mpf(t) ** 2)
+    return float(mpmath.log10(mpmath.betainc(mpmath.mpf(df) / 2, mpmath.mpf(1) / 2, 0, x, regularized=True) / 2))
+
+
+def log10_cdf(t: float, df) -> float:
+    """log₁₀ of :func:`cdf`, computed on the log scale (by symmetry, :func:`log10_sf` of ``-t``)."""
+    return log10_sf(-t, df)
+
+
+def log10_tost(diff: float, se: float, m: float, df) -> float:
+    """log₁₀ of :func:`tost_p`."""
+    return max(log10_sf((diff + m) / se, df), log10_cdf((diff - m) / se, df))
+
+
+def log10_outside(diff: float, se: float, m: float, df) -> float:
+    """log₁₀ of :func:`outside_p` (below its cap at 1)."""
+    return math.log10(2) + min(log10_sf((diff - m) / se, df), log10_cdf((diff + m) / se, df))
+
+
 def quantile(p: float, df) -> float:
     return float(stats.t.isf(p, df) if df else stats.norm.isf(p))
 
 
 def common_kwargs(kw: dict) -> dict:
+    """The keyword arguments every rule takes, checked once (``TypeError`` for any other):
+
+    ``scope``, ``slug``, ``reading``, ``narrowed``, ``overlay`` (strings); ``chosen``, ``details``, ``data``,
+    ``extent`` (dicts); ``clauses`` (a clause id or a list of them); ``params`` (a list of
+    :class:`~theorycheck.claims.Param` — the chosen ones are added to ``chosen``); ``trivial`` (a list of
+    :func:`~theorycheck.verdicts.rules.trivial.against_trivial` records)."""
     out = {}
-    for k in ("scope", "slug", "reading"):
+    for k in ("scope", "slug", "reading", "narrowed", "overlay"):
         if k in kw:
             v = kw.pop(k)
             if v is not None and not isinstance(v, str):
                 raise ParameterTypeError(f"{k} must be a string or None, got {type(v).__name__}")
             out[k] = v
-    for k in ("chosen", "details", "data"):
+    for k in ("chosen", "details", "data", "extent"):
         v = kw.pop(k, None)
         if v is not None and not isinstance(v, dict):
             raise ParameterTypeError(f"{k} must be a dict or None, got {type(v).__name__}")
         out[k] = dict(v or {})
+    if not out["extent"]:
+        del out["extent"]
+    if "clauses" in kw:
+        out["clauses"] = _clause_ids(kw.pop("clauses"))
+    if "params" in kw:
+        out["params"] = _params(kw.pop("params"), out["chosen"])
+    if "trivial" in kw:
+        out["trivial"] = _trivial(kw.pop("trivial"))
     if kw:
         raise TypeError(f"unexpected keyword arguments: {sorted(kw)}")
     return out
+
+
+def _clause_ids(v) -> list:
+    ids = [v] if isinstance(v, str) else v
+    if not isinstance(ids, (list, tuple)) or not ids or not all(isinstance(x, str) and x for x in ids):
+        raise ParameterTypeError(f"clauses must be a clause id or a non-empty list of clause ids, got {v!r}")
+    return list(ids)
+
+
+def _params(v, chosen: dict) -> dict:
+    ps = list(v.values()) if isinstance(v, dict) else v
+    if not isinstance(ps, (list, tuple)) or not all(isinstance(p, Param) for p in ps):
+        raise ParameterTypeError(f"params must be a list of theorycheck.claims.Param, got {v!r}")
+    names = [p.name for p in ps]
+    if len(set(names)) != len(names):
+        raise ValueError(f"params: each parameter once, got {names}")
+    for p in ps:
+        if p.chosen:
+            chosen.setdefault(p.name, p.value)
+    return {p.name: p.as_dict() for p in ps}
+
+
+def _trivial(v) -> list:
+    if not isinstance(v, (list, tuple)) or not v or not all(isinstance(x, dict) and "p" in x and "contender" in x
+                                                            for x in v):
+        raise ParameterTypeError("trivial must be a non-empty list of rules.trivial.against_trivial(...) records, "
+                                 f"got {v!r}")
+    return [dict(x) for x in v]
 
 
 def scaled_margin(name: str, margin: float, target: float, relative: bool) -> float:
@@ -113,10 +186,16 @@ def decide_exactly(sc: SubClaim, ok: bool, bad: str = REFUTED) -> SubClaim:
 
 
 def statistical_subclaim(statement, rule, est: Estimate, p_for, p_against, *, target=None, margin=None, statistic=None,
-                 statistic_name=None, **c) -> SubClaim:
-    return SubClaim(statement, rule, n=est.n, df=est.df, estimate=est.mean, target=target, margin=margin,
-                    statistic=statistic, statistic_name=statistic_name, ci=ci95(est), ci_level=0.95,
-                    p_value={"for": float(p_for), "against": float(p_against)}, **c)
+                         statistic_name=None, log10=None, **c) -> SubClaim:
+    """A statistical sub-claim; ``log10``: ``{"for"/"against": () -> log₁₀ p}`` computed on the log scale, recorded in
+    ``details["log10_p"]`` for a p-value that underflows to 0 (so the report can print ``p < 1e−k``)."""
+    sc = SubClaim(statement, rule, n=est.n, df=est.df, estimate=est.mean, target=target, margin=margin,
+                  statistic=statistic, statistic_name=statistic_name, ci=ci95(est), ci_level=0.95,
+                  p_value={"for": float(p_for), "against": float(p_against)}, **c)
+    logs = {k: float(f()) for k, f in (log10 or {}).items() if sc.p_value[k] == 0.0}
+    if logs:
+        sc.details["log10_p"] = logs
+    return sc
 
 
 #: The unadjusted level at which each rule is applied to each simulated dataset of its calibration cases.

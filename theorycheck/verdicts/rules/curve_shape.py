@@ -6,9 +6,9 @@ import math
 import numpy as np
 
 from ...claims import CONFIRMED, SubClaim
-from ...validate import check_array, check_str
+from ...validate import check_real, check_array, check_str
 from ..estimate import Estimate
-from ..text import p_text
+from ..text import fmt, p_text
 from .common import (CALIBRATION_ALPHA, SHAPES, cdf, common_kwargs, decide_exactly, p_side, sf)
 from .registry import Rule, register
 
@@ -33,7 +33,8 @@ def _exact_shape(y: np.ndarray, shape: str) -> tuple[bool, dict]:
     return bool(ok), info
 
 
-def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None, cov=None, **kw) -> SubClaim:
+def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None, cov=None, resolution=None,
+          **kw) -> SubClaim:
     r"""A qualitative shape of a curve: monotone, interior optimum, or unimodal.
 
     Exact curves (``ses`` is ``None``) are decided on the given grid (deterministic; state the grid
@@ -48,6 +49,11 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
       max of the two one-sided p's that j beats both end points; *against* = Bonferroni over the two
       end points e of the max over all other points of the p that e beats them (the optimum is
       significantly at an end). The unimodal shapes need exact curves.
+
+    ``resolution``: the smallest change of ``x`` the statement must resolve, declared before the data in ``x``'s own
+    units (e.g. λ to 1e-4); a grid whose largest step exceeds it is rejected (``ValueError``): find optima by root
+    finding or optimisation and evaluate the curve on a grid at least that fine. The optimum is reported at its
+    ``x`` value (``details['x_argmin']``, ``details['x_argmax']``), never as a grid index alone.
 
     >>> shape("U-shaped", [0, 1, 2], [1.0, 0.5, 0.8], shape="unimodal-minimum").verdict
     'confirmed'
@@ -65,6 +71,13 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
         raise ValueError("x and y must be 1-D arrays of the same length >= 3")
     c["data"].setdefault("curve", {"x": xs, "y": ys, "se": ses})
     c["details"]["shape"] = shape
+    if resolution is not None:
+        res = check_real("resolution", resolution, low=0.0, low_open=True)
+        step = float(np.max(np.abs(np.diff(xs))))
+        if step > res * (1 + 1e-9):
+            raise ValueError(f"x: the grid's largest step {step:.6g} is coarser than the declared resolution {res:.6g}; "
+                             "refine the grid (or locate the optimum by root finding) to the declared resolution")
+        c["details"]["resolution"] = res
     if cov is not None:
         C = check_array("cov", cov, ndim=2, shape=(ys.size, ys.size))
         if np.any(np.diag(C) <= 0):
@@ -72,6 +85,7 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
         ses = np.sqrt(np.diag(C))
     if ses is None and diff_ses is None:
         ok, info = _exact_shape(ys, shape)
+        info.update({"x_argmin": float(xs[info["argmin"]]), "x_argmax": float(xs[info["argmax"]])})
         c["details"].update(info)
         sc = SubClaim(statement, "shape", n=int(ys.size), statistic=float(info["n_sign_changes"]),
                       statistic_name="sign changes of the differences", **c)
@@ -106,6 +120,7 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
         p_for = min(1.0, (last - 1) * min(max(p_beats(j, 0), p_beats(j, last)) for j in inner))
         p_against = min(1.0, 2 * min(max(p_beats(e, j) for j in range(len(z)) if j != e) for e in (0, last)))
         stat, name = float(np.argmax(z)), "index of the optimum"
+        c["details"]["x_optimum"] = float(xs[int(np.argmax(z))])
     return SubClaim(statement, "shape", n=int(ys.size), df=df, statistic=stat, statistic_name=name,
                     estimate=float(ys[int(np.argmax(sign * ys))]),
                     p_value={"for": float(p_for), "against": float(p_against)}, **c)
@@ -113,12 +128,15 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
 
 def explain(sc) -> str:
     d = sc.details
+    res = "" if d.get("resolution") is None else f", resolution {fmt(d['resolution'])}"
     if sc.statistical:
-        return f"{d.get('shape')} on {sc.n} points (noisy): {p_text(sc)}"
-    return (f"{d.get('shape')} on the exact grid of {sc.n} points: "
+        at = "" if d.get("x_optimum") is None else f", largest value at x = {fmt(d['x_optimum'])}"
+        return f"{d.get('shape')} on {sc.n} points (noisy{res}{at}): {p_text(sc)}"
+    where = (f"minimum at x = {fmt(d['x_argmin'])}, maximum at x = {fmt(d['x_argmax'])}" if "x_argmin" in d else
+             f"argmin {d.get('argmin')}, argmax {d.get('argmax')}")
+    return (f"{d.get('shape')} on the exact grid of {sc.n} points{res}: "
             f"{'holds' if sc.verdict == CONFIRMED else 'does not hold'} "
-            f"(argmin {d.get('argmin')}, argmax {d.get('argmax')}, {d.get('n_sign_changes')} sign change(s) "
-            "of the differences)")
+            f"({where}, {d.get('n_sign_changes')} sign change(s) of the differences)")
 
 
 def _shape_null(rng):        # flat curve: "increasing" must not be confirmed

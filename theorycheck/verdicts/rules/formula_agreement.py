@@ -1,14 +1,15 @@
 """Rule ``agreement``: a quantity the source states exactly (a formula) against a Monte Carlo estimate."""
 from __future__ import annotations
 
+import math
+
 
 
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import value_comparison_text
-from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, equivalence_power, p_side, sample_mean,
-                     scaled_margin, sf, statistical_subclaim, tost_p)
+from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, equivalence_power, log10_sf, log10_tost, p_side, sample_mean, scaled_margin, sf, statistical_subclaim, tost_p)
 from .registry import Rule, register
 
 
@@ -43,7 +44,8 @@ def agreement(statement: str, estimate, exact: float, *, margin: float, relative
                          "relative_difference": diff / abs(exact) if exact else None})
     return statistical_subclaim(statement, "agreement", est, tost_p(diff, est.se, m, est.df),
                         min(1.0, 2 * sf(abs(t), est.df)), target=exact, margin=m, statistic=t,
-                        statistic_name="t", **c)
+                        statistic_name="t", log10={"for": lambda: log10_tost(diff, est.se, m, est.df),
+                                                   "against": lambda: math.log10(2) + log10_sf(abs(t), est.df)}, **c)
 
 
 def explain(sc) -> str:

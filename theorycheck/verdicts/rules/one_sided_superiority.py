@@ -3,12 +3,12 @@ from __future__ import annotations
 
 
 
+
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import estimate_text, fmt, p_text
-from .common import (CALIBRATION_ALPHA, FAMILY_ALPHA, cdf, check_scale, common_kwargs, decide_exactly, p_side, quantile, sample_mean,
-                     sf, statistical_subclaim)
+from .common import (CALIBRATION_ALPHA, FAMILY_ALPHA, cdf, check_scale, common_kwargs, decide_exactly, log10_cdf, log10_sf, p_side, quantile, sample_mean, sf, statistical_subclaim)
 from .registry import Rule, register
 
 
@@ -45,7 +45,8 @@ def superiority(statement: str, difference, *, margin: float = 0.0, relative_to:
     t = (est.mean - m) / est.se
     c["details"]["mdd80"] = (quantile(FAMILY_ALPHA, est.df) + quantile(0.2, est.df)) * est.se
     return statistical_subclaim(statement, "superiority", est, sf(t, est.df), cdf(t, est.df), target=m, margin=m,
-                        statistic=t, statistic_name="t", **c)
+                        statistic=t, statistic_name="t",
+                        log10={"for": lambda: log10_sf(t, est.df), "against": lambda: log10_cdf(t, est.df)}, **c)
 
 
 def explain(sc) -> str:

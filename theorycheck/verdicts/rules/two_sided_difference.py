@@ -1,13 +1,15 @@
 """Rule ``difference``: "A differs from B", a two-sided test (confirms) or equivalence within a margin (refutes)."""
 from __future__ import annotations
 
+import math
+
 
 
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import estimate_text, fmt, p_text
-from .common import (check_scale, common_kwargs, decide_exactly, scaled_margin, sf, statistical_subclaim, tost_p)
+from .common import (check_scale, common_kwargs, decide_exactly, log10_sf, log10_tost, scaled_margin, sf, statistical_subclaim, tost_p)
 from .registry import Rule, register
 
 
@@ -37,7 +39,9 @@ def difference(statement: str, estimate, target: float = 0.0, *, margin: float, 
         return decide_exactly(sc, diff != 0)
     t = diff / est.se
     return statistical_subclaim(statement, "difference", est, min(1.0, 2 * sf(abs(t), est.df)), tost_p(diff, est.se, m, est.df),
-                        target=target, margin=m, statistic=t, statistic_name="t", **c)
+                        target=target, margin=m, statistic=t, statistic_name="t",
+                        log10={"for": lambda: math.log10(2) + log10_sf(abs(t), est.df),
+                               "against": lambda: log10_tost(diff, est.se, m, est.df)}, **c)
 
 
 def explain(sc) -> str:
