@@ -12,25 +12,24 @@ import json
 import tempfile
 from pathlib import Path
 
+from .. import papers
 from ..claims import load_results
+from ..provenance import paper_sources
+from ..verdicts.rules import RULES
+from . import EXTRA_REPORTS
+from .common import data_files
+from .latex import latex_report
+from .markdown import markdown_index, markdown_report
 
 __all__ = ["check_reports"]
 
 
 def _digests(key: str) -> dict:
-    from .. import papers
-    from ..provenance import paper_sources
     return paper_sources(papers.load(key))
 
 
 def check_reports(out: Path) -> list[str]:
     """Reasons why the reports in ``out`` are stale (empty list: fresh)."""
-    from .. import papers
-    from . import EXTRA_REPORTS
-    from .common import data_files
-    from .latex import latex_report
-    from .markdown import markdown_index, markdown_report
-    from ..verdicts.rules import RULES
     out = Path(out)
     ledgers = load_results(out / "results.json")
     if not ledgers:

@@ -11,11 +11,12 @@ True
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..claims import load_results
+from ..claims import Claim, Ledger, load_results
 
 __all__ = ["Diff", "diff_results", "load_any"]
 
@@ -25,8 +26,6 @@ MOVE_SIGMAS = 3.0
 def load_any(path) -> dict:
     """``{key: Ledger}`` from a ``results.json`` file or a folder holding one (schema 1 of theorycheck 0.1
     is read too: its claims carry an id, lines, paraphrase and verdict, no sub-claims)."""
-    import json
-    from ..claims import Claim, Ledger
     p = Path(path)
     if p.is_dir():
         p = p / "results.json"

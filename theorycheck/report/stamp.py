@@ -18,18 +18,20 @@ import platform
 import subprocess
 from pathlib import Path
 
+import mpmath
+import numpy
+import scipy
+
+from .. import __version__
 from ..claims import clean_evidence
 from ..provenance import package_digest  # noqa: F401  (moved to theorycheck.provenance; re-exported)
 
 __all__ = ["package_digest", "versions", "git_state", "write_stamp"]
 
+
 def versions() -> dict:
-    import matplotlib
-    import mpmath
-    import numpy
-    import scipy
-    import sympy
-    from .. import __version__
+    import matplotlib  # heavy: matplotlib's version only when a stamp is written
+    import sympy  # heavy: SymPy's version only when a stamp is written
     return {"theorycheck": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
             "scipy": scipy.__version__, "sympy": sympy.__version__, "mpmath": mpmath.__version__,
             "matplotlib": matplotlib.__version__, "platform": platform.platform()}

@@ -26,8 +26,8 @@ class Patcher:
     :meth:`replace` rebinds ``module.attr`` **and every other binding of the same object** in the
     loaded ``theorycheck`` modules (``from .gaussian import moment`` creates a second binding that
     a plain ``setattr`` would miss). :meth:`setattr` patches one attribute (e.g. a method on a
-    class). All ``functools.lru_cache`` caches in ``theorycheck`` are cleared on entry and exit, so
-    a cached correct value can neither hide a mutant nor leak a mutated one. While a patcher is entered or
+    class). Every memo of ``theorycheck`` (:mod:`theorycheck.memo`) is cleared on entry and exit, so a memoised
+    correct value can neither hide a mutant nor leak a mutated one. While a patcher is entered or
     holds a patch, the task cache of this process reads and writes nothing
     (:func:`theorycheck.run.cache.suspended`): patched code changes no source, so its results must never be
     stored under — or answered from — the key of the real code.
@@ -114,26 +114,6 @@ class Patcher:
 
 
 def clear_caches() -> None:
-    """Empty every registered memo (:func:`theorycheck.memo.clear_all`: the one memo facility) — and, while code
-    still holds them, every ``functools.lru_cache`` and every private module-level memo ``dict`` named ``*CACHE*``
-    in theorycheck (the old ways, being retired)."""
+    """Empty every memo of theorycheck: they are all registered with the one memo facility
+    (:func:`theorycheck.memo.clear_all`; ``tests/test_architecture.py`` checks that no other kind exists)."""
     memo.clear_all()
-    for modname, mod in list(sys.modules.items()):
-        if mod is None or not modname.startswith("theorycheck"):
-            continue
-        for attr, val in list(vars(mod).items()):
-            _clear(val)
-            if isinstance(val, dict) and "CACHE" in attr.upper() and attr.startswith("_"):
-                val.clear()             # module-level memo dicts such as nonlinear._MOMENT_CACHE
-            if isinstance(val, type) and getattr(val, "__module__", "") == modname:
-                for v2 in list(vars(val).values()):
-                    _clear(v2)
-
-
-def _clear(obj) -> None:
-    f = getattr(obj, "cache_clear", None)
-    if callable(f):
-        try:
-            f()
-        except TypeError:  # pragma: no cover
-            pass

@@ -61,9 +61,7 @@ def calibrate(datasets: int = 2000, seed: int = 20261201, cases=None) -> list[di
     Each row carries the one-sided p-value of its hypothesis (``p``), the Holm-adjusted p-value over
     the bound and power cases run together (``p_holm``) and ``ok`` per :data:`CRITERION`.
     """
-    from statsmodels.stats.multitest import (
-        multipletests,  # heavy: statsmodels (~1 s to import) only when p-values are adjusted
-    )
+    from statsmodels.stats.multitest import multipletests  # heavy: statsmodels takes ~1 s to import
     out = []
     for i, name in enumerate(cases or CASES):
         kind, fn = CASES[name]

@@ -28,9 +28,7 @@ def holm(pvalues) -> list[float]:
         return []
     if not np.all((p >= 0) & (p <= 1)) or any(math.isnan(x) for x in p):
         raise ValueError("p-values must lie in [0, 1]")
-    from statsmodels.stats.multitest import (
-        multipletests,  # heavy: statsmodels (~1 s to import) only when p-values are adjusted
-    )
+    from statsmodels.stats.multitest import multipletests  # heavy: statsmodels takes ~1 s to import
     gc.freeze()            # multipletests' Holm branch calls gc.collect(): with the heap frozen it does not walk
     try:                   # every object of the process (0.1–0.6 s per call in a run's main process)
         adj = multipletests(p, alpha=0.05, method="holm")[1]

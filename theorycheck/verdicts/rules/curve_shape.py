@@ -33,6 +33,37 @@ def _exact_shape(y: np.ndarray, shape: str) -> tuple[bool, dict]:
     return bool(ok), info
 
 
+def _noisy_tests(ys, shape, sign, ses, diff_ses, C, df) -> tuple:
+    """``(p_for, p_against, statistic, statistic name)`` of a noisy curve's shape (see :func:`shape`)."""
+    s = None if ses is None else np.asarray(ses, dtype=float)
+
+    def sd_pair(i, j):            # SE of y_i − y_j
+        if C is not None:
+            v = C[i, i] + C[j, j] - 2 * C[i, j]
+            return math.sqrt(max(v, 1e-300))
+        return math.hypot(s[i], s[j])
+
+    if shape in ("increasing", "decreasing"):
+        dy = sign * np.diff(ys)
+        sd = (np.asarray(diff_ses, dtype=float) if diff_ses is not None else
+              np.array([sd_pair(i + 1, i) for i in range(len(ys) - 1)]))
+        t = dy / sd
+        p_for = max(sf(float(ti), df) for ti in t)
+        p_against = min(1.0, len(t) * min(cdf(float(ti), df) for ti in t))
+        return p_for, p_against, float(np.min(t)), "smallest step t"
+    if s is None:
+        raise ValueError("interior optima need per-point ses")
+    z = sign * ys        # interior-maximum of z  <=>  the shape
+    last = len(z) - 1
+
+    def p_beats(i, j):      # p of "z_i > z_j"
+        return sf(float((z[i] - z[j]) / sd_pair(i, j)), df)
+    inner = range(1, last)
+    p_for = min(1.0, (last - 1) * min(max(p_beats(j, 0), p_beats(j, last)) for j in inner))
+    p_against = min(1.0, 2 * min(max(p_beats(e, j) for j in range(len(z)) if j != e) for e in (0, last)))
+    return p_for, p_against, float(np.argmax(z)), "index of the optimum"
+
+
 def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None, cov=None, resolution=None,
           **kw) -> SubClaim:
     r"""A qualitative shape of a curve: monotone, interior optimum, or unimodal.
@@ -92,35 +123,10 @@ def shape(statement: str, x, y, *, shape: str, ses=None, df=None, diff_ses=None,
         return decide_exactly(sc, ok)
     if shape.startswith("unimodal"):
         raise ValueError("unimodal shapes are decided on exact curves; use interior-minimum/maximum for noisy ones")
-    s = None if ses is None else np.asarray(ses, dtype=float)
     sign = 1.0 if shape in ("increasing", "interior-maximum") else -1.0
-    def sd_pair(i, j):            # SE of y_i − y_j
-        if cov is not None:
-            v = C[i, i] + C[j, j] - 2 * C[i, j]
-            return math.sqrt(max(v, 1e-300))
-        return math.hypot(s[i], s[j])
-
-    if shape in ("increasing", "decreasing"):
-        dy = sign * np.diff(ys)
-        sd = (np.asarray(diff_ses, dtype=float) if diff_ses is not None else
-              np.array([sd_pair(i + 1, i) for i in range(len(ys) - 1)]))
-        t = dy / sd
-        p_for = max(sf(float(ti), df) for ti in t)
-        p_against = min(1.0, len(t) * min(cdf(float(ti), df) for ti in t))
-        stat, name = float(np.min(t)), "smallest step t"
-    else:
-        if s is None:
-            raise ValueError("interior optima need per-point ses")
-        z = sign * ys        # interior-maximum of z  <=>  the shape
-        last = len(z) - 1
-
-        def p_beats(i, j):      # p of "z_i > z_j"
-            return sf(float((z[i] - z[j]) / sd_pair(i, j)), df)
-        inner = range(1, last)
-        p_for = min(1.0, (last - 1) * min(max(p_beats(j, 0), p_beats(j, last)) for j in inner))
-        p_against = min(1.0, 2 * min(max(p_beats(e, j) for j in range(len(z)) if j != e) for e in (0, last)))
-        stat, name = float(np.argmax(z)), "index of the optimum"
-        c["details"]["x_optimum"] = float(xs[int(np.argmax(z))])
+    p_for, p_against, stat, name = _noisy_tests(ys, shape, sign, ses, diff_ses, C if cov is not None else None, df)
+    if shape.startswith("interior"):
+        c["details"]["x_optimum"] = float(xs[int(np.argmax(sign * ys))])
     return SubClaim(statement, "shape", n=int(ys.size), df=df, statistic=stat, statistic_name=name,
                     estimate=float(ys[int(np.argmax(sign * ys))]),
                     p_value={"for": float(p_for), "against": float(p_against)}, **c)
