@@ -129,7 +129,8 @@ def new_paper(key: str, seed: Path, dest: Path | None = None, seed_id: str | Non
     pkg = package_name(key)
     first, fragment = _first_statement(lines, title_line)
     subs = {"KEY": key, "PKG": pkg, "SEED_ID": seed_id, "TITLE": title.replace('"', "'"), "LINE": str(first),
-            "FRAGMENT_ARG": "" if not fragment else " fragment=" + _py_str(fragment) + ",", "SEED_NAME": seed.name,
+            "FRAGMENT_ARG": "" if not fragment else " fragment=" + _py_str(fragment) + ",",
+            "CLAUSE": _py_str(fragment or lines[first - 1].strip()), "SEED_NAME": seed.name,
             "MOD": key.replace("-", "_")}
     files = {
         "pyproject.toml": _PYPROJECT, "README.md": _README,
@@ -243,8 +244,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from theorycheck.claims import Clause, Param
+from theorycheck.papers.api import Claims, Derivation, Note
 from theorycheck.verdicts import Estimate, rules, selfcheck
-from theorycheck.papers.api import Claims, Derivation
+from theorycheck.verdicts.planning import plan
 
 claims = Claims()
 
@@ -254,23 +257,37 @@ def sizes(ctx) -> dict:
     return {"mc_samples": 200_000 if ctx.quick else 2_000_000}
 
 
+#: Parameters with their provenance, declared before the data: stated (a seed line), convention (a C-number) or
+#: chosen (why, and the range a reader could have chosen instead — a failure that rests on a chosen value is "not
+#: reproduced" unless it holds over that whole range).
+S = Param("s", 1.5, "chosen", "the example's variance (replace by the paper's setting)", admissible=(0.1, 10.0))
+
+
 @claims.claim("@@SEED_ID@@-example", lines=(@@LINE@@, @@LINE@@),@@FRAGMENT_ARG@@ conventions=["C1"],
-              title="EXAMPLE (replace me): the fourth moment of a centred Gaussian")
+              title="EXAMPLE (replace me): the fourth moment of a centred Gaussian", weight="main",
+              clauses=[Clause("c1", @@CLAUSE@@, "assertion")])
 def example(ctx):
     """EXAMPLE (replace me): the fourth moment of a centred Gaussian of variance s is 3 s².
 
     A real claim quotes one whole statement of the seed (``lines`` and, when the line holds several statements,
-    the exact ``fragment``), and its ``title`` (at most 90 characters) is written by you, never cut from it."""
-    from .generated import @@MOD@@_example as gen    # written by the derivation (imported lazily)
+    the exact ``fragment``), splits it into clauses (verbatim pieces covering it: assertions, conditions,
+    quantifiers, numbers, inferences — each tested by a sub-claim, or ``untested="why"``), and its ``title`` (at most
+    90 characters) is written by you, never cut from it."""
+    # lazy: the generated module is written by the example derivation, which imports this package before it exists
+    from .generated import @@MOD@@_example as gen
     MARGIN = 0.05            # declared before the data: agreement within 5 % (relative) confirms
-    s = 1.5
+    s = S.value
     exact = float(gen.fourth_moment(s))
     rng = np.random.default_rng(ctx.seed_for("@@SEED_ID@@-example"))
     x = rng.normal(0.0, np.sqrt(s), sizes(ctx)["mc_samples"])
     est = Estimate.from_samples(x ** 4)
     yield selfcheck.identity("generated E[x^4] equals 3 s^2", exact, 3 * s ** 2)
-    yield rules.agreement("E[x⁴] = 3s² for x ~ N(0, s)", est, exact, margin=MARGIN, scope=f"s = {s}, n = {est.n}")
+    yield rules.agreement("E[x⁴] = 3s² for x ~ N(0, s)", est, exact, margin=MARGIN, scope=f"s = {s}, n = {est.n}",
+                          clauses="c1", params=[S])
     yield Derivation(gen.LATEX["fourth_moment"])
+    # how many draws decide the declared margin with power 0.9 (from this run as a pilot)
+    need = plan("agreement", est, target=exact, margin=MARGIN, relative=True)
+    yield Note(f"Sample-size plan (theorycheck.verdicts.planning): {need['note']}; this run used {est.n}.")
 
 
 # Where does the example break? The derivation uses that x is Gaussian (Isserlis' three pairings). The stress path
@@ -281,9 +298,9 @@ claims.assumption("@@SEED_ID@@-example", "x is Gaussian", stated=False,
 
 
 @claims.stress("@@SEED_ID@@-example", "x is Gaussian", path="Student-t x with ν degrees of freedom, variance s",
-               violation="1/ν (0 = Gaussian)", values=[0.0, 0.02, 0.05, 0.1])
+               violation="1/ν (0 = Gaussian)", values=[0.0, 0.02, 0.05, 0.1], resolution=0.05)
 def example_heavy_tails(ctx, inv_nu):
-    MARGIN, s = 0.05, 1.5              # the same declared margin and setting as the claim
+    MARGIN, s = 0.05, S.value          # the same declared margin and setting as the claim
     rng = np.random.default_rng(ctx.seed_for(f"@@SEED_ID@@-example-t-{inv_nu}"))
     n = sizes(ctx)["mc_samples"]
     if inv_nu == 0:
@@ -292,7 +309,7 @@ def example_heavy_tails(ctx, inv_nu):
         nu = 1.0 / inv_nu
         x = rng.standard_t(nu, n) * np.sqrt(s * (nu - 2.0) / nu)
     return rules.agreement(f"E[x⁴] = 3s² (1/ν = {inv_nu})", Estimate.from_samples(x ** 4), 3 * s ** 2,
-                           margin=MARGIN, scope=f"s = {s}, n = {n}", chosen={"law": "Student-t (stress path)"})
+                           margin=MARGIN, scope=f"s = {s}, n = {n}", params=[S])
 '''
 
 _MUTANTS = '''"""Mutants: realistic mistakes that the claims of this paper must catch."""
