@@ -22,6 +22,7 @@ from pathlib import Path
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
 from .common import LEGEND, extra_findings, fmt_setting, summary_items
+from .letter import letter_points
 from .tex import tex_code, tex_escape, tex_text
 from .texcheck import FormulaCheck
 from .texmath import PREAMBLE, Formula, formula_tex, formulas_in, seed_tex, source_tex
@@ -85,11 +86,61 @@ def _subclaims_tex(c, files) -> list:
     return L + _TABLE_END
 
 
+def _letter_tex(led) -> list:
+    """The referee letter (:mod:`theorycheck.report.letter`) right after the front matter."""
+    pts = letter_points(led)
+    titles = {"major": "Major points", "minor": "Minor points", "confirmed": "Confirmations worth stating",
+              "unchecked": "What could not be checked, and why"}
+    L = [r"\subsection*{Referee letter}", tex_text("Generated from the evidence below (never hand-written): what the "
+                                                   "paper says, what holds instead, and the numbers that decide it."),
+         ""]
+    n = 0
+    for key in ("major", "minor", "confirmed", "unchecked"):
+        L.append(r"\paragraph{" + titles[key] + "}")
+        if not pts[key]:
+            L += ["None.", ""]
+            continue
+        L.append(r"\begin{enumerate}\setcounter{enumi}{" + str(n) + "}")
+        for c, text in pts[key]:
+            n += 1
+            L.append(r"\item \hyperlink{" + _anchor(c.id) + "}{" + tex_code(c.id) + "} " + tex_text(text))
+        L.append(r"\end{enumerate}")
+    return L + [""]
+
+
+def _clauses_tex(c) -> list:
+    """The clauses of the fragment, their verdicts and what tested them; parameters with their provenance."""
+    L = []
+    if c.clauses:
+        L += [r"\textbf{Clauses.}", tex_table([("p", 0.34), ("p", 0.12), ("p", 0.16), ("p", 0.38)],
+                                               ["clause", "kind", "verdict", "why"])]
+        for cl in c.clauses:
+            v = _v(cl["verdict"]) if cl.get("verdict") else "(not asserted)"
+            L.append(f"{cl['id']}: «{tex_text(cl['text'])}» & {tex_escape(cl['kind'])} & {v} & "
+                     f"{tex_text(cl.get('reason', ''))}\\\\")
+        L += _TABLE_END
+    params = {}
+    for s in c.subclaims:
+        for name, p in s.params.items():
+            params.setdefault(name, p)
+    if params:
+        L += [r"\textbf{Parameters.} " + tex_text("; ".join(
+            f"{name} = {p['value']} ({p['provenance']}: {p['source']}"
+            + (f"; admissible {p['admissible']}" if p.get("admissible") else "") + ")" for name, p in params.items())),
+              ""]
+    silent = {r: st for r, st in (c.readings or {}).items() if st != "votes"}
+    if silent:
+        L += [r"\textbf{Readings that do not vote.} " + tex_text("; ".join(f"{r}: {st}" for r, st in silent.items())),
+              ""]
+    return L
+
+
 def _claim_tex(i, c, files, check) -> list:
     L = [r"\subsection*{\hypertarget{" + _anchor(c.id) + "}{}" + f"{i}. " + tex_text(c.title) + "}",
          r"\textbf{Verdict:} " + _v(c.verdict) + r" --- id " + tex_code(c.id) + " --- seed lines "
          + f"{c.lines[0]}--{c.lines[1]}" + (" --- conventions " + tex_escape(", ".join(c.conventions))
-                                            if c.conventions else ""), ""]
+                                            if c.conventions else "") + (f" --- weight {c.weight}" if c.weight else ""),
+         ""]
     if c.scope:
         L += [r"\textbf{Scope.} " + tex_text(c.scope), ""]
     L += [r"\textit{Seed text (verbatim):}", r"\begin{quote}\small"]
@@ -99,6 +150,7 @@ def _claim_tex(i, c, files, check) -> list:
         L += [r"Fragment checked: «" + seed_tex(c.fragment, check, "text") + "»", ""]
     L += [r"\textbf{Statement as tested.} " + tex_text(c.statement), "",
           r"\textbf{Finding.} " + tex_text(c.reason), ""]
+    L += _clauses_tex(c)
     if c.error:
         L += [r"\textbf{Error while computing this claim} (see results.json).", ""]
     if c.subclaims:
@@ -257,7 +309,7 @@ def latex_report(led, files: dict | None = None, check: FormulaCheck | None = No
     check = check if check is not None else FormulaCheck()
     check.check(f for _, _, f in report_formulas(led))
     L = list(PREAMBLE) + [r"\begin{document}", r"\begin{CJK}{UTF8}{gbsn}"]
-    L += _front_tex(led) + _summary_tex(led) + _decision_tex(led) + _reconciliation_tex(led) + _breaks_tex(led)
+    L += _front_tex(led) + _letter_tex(led) + _summary_tex(led) + _decision_tex(led) + _reconciliation_tex(led) + _breaks_tex(led)
     L += _typesetting_tex(led, check) + [r"\section*{Claims}"]
     for i, c in enumerate(led.claims, 1):
         L += _claim_tex(i, c, files, check)
