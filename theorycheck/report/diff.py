@@ -107,12 +107,12 @@ def _compare(old: dict, new: dict) -> list:
                 rows.append((key, "claim removed", cid, oc[cid].verdict, "", ""))
         for cid in sorted(set(nc) - set(oc)):
             if not any(cid in v for v in renamed.values()):
-                rows.append((key, "claim added", cid, "", nc[cid].verdict, ""))
+                rows.append((key, "claim added", cid, "", nc[cid].verdict, (nc[cid].revision or {}).get("why", "")))
         for cid in [c for c in nc if c in oc]:
             a, b = oc[cid], nc[cid]
             if a.verdict != b.verdict:
                 rows.append((key, "verdict changed", cid, a.verdict or "withheld", b.verdict or "withheld",
-                             (b.revision or {}).get("why", "")))
+                             (b.revision or {}).get("why", "") or "NO REVISION NOTE: the claim does not say why"))
             os_ = {s.id: s for s in a.subclaims}
             for s in b.subclaims:
                 t = os_.get(s.id)
