@@ -1,14 +1,4 @@
-"""Reversible monkeypatching of the real code, for fault injection (mutants).
-
->>> import theorycheck.validate as v
->>> orig = v.check_int
->>> with Patcher() as p:
-...     _ = p.replace(v, "check_int", lambda *a, **k: 42)
-...     v.check_int("n", 3)
-42
->>> v.check_int is orig
-True
-"""
+"""Reversible monkeypatching of the real code, for fault injection (mutants): :class:`Patcher` (example there)."""
 from __future__ import annotations
 
 import importlib

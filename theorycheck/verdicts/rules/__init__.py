@@ -50,6 +50,8 @@ Rules
 """
 from __future__ import annotations
 
+# isort: skip_file  (the import order of the rule modules is the order of every table derived from the registry:
+# RULES, the schema's enum, the calibration cases and their seeds)
 from . import registry
 from .common import FAMILY_ALPHA, FINITE_SIZE_LAWS, GOF_ALPHA, SELF_CHECK_ALPHA, SHAPES
 # one module per rule, registered in this order (the order of every table derived from the registry)

@@ -1,14 +1,24 @@
 """Rule ``equivalence``: an approximate statement ("≈", "matches") within a declared margin (TOST)."""
 from __future__ import annotations
 
-
-
-
 from ...claims import SubClaim
-from ...validate import check_real, check_str
-from ..estimate import Estimate, as_estimate
+from ..estimate import Estimate
 from ..text import value_comparison_text
-from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, decide_exactly, equivalence_power, log10_outside, log10_tost, outside_p, p_side, sample_mean, scaled_margin, statistical_subclaim, tost_p)
+from .common import (
+    CALIBRATION_ALPHA,
+    common_kwargs,
+    compared_to_target,
+    decide_exactly,
+    equivalence_power,
+    exact_difference,
+    log10_outside,
+    log10_tost,
+    outside_p,
+    p_side,
+    sample_mean,
+    statistical_subclaim,
+    tost_p,
+)
 from .registry import Rule, register
 
 
@@ -27,17 +37,10 @@ def equivalence(statement: str, estimate, target: float, *, margin: float, relat
     (True, True)
     """
     c = common_kwargs(kw)
-    statement = check_str("statement", statement)
-    est = as_estimate(estimate, "estimate")
-    target = check_real("target", target)
-    m = scaled_margin("margin", margin, target, relative)
-    check_scale(target=target, margin=m, estimate=abs(est.mean) + est.se)
-    diff = est.mean - target
+    statement, est, target, m, diff = compared_to_target(statement, estimate, target, margin, relative)
     c["details"].update({"relative_margin": float(margin) if relative else None})
     if est.se == 0:
-        sc = SubClaim(statement, "equivalence", estimate=est.mean, target=target, margin=m,
-                      statistic=abs(diff), statistic_name="|estimate - target| (exact)", **c)
-        return decide_exactly(sc, abs(diff) <= m)
+        return decide_exactly(exact_difference(statement, "equivalence", est, target, m, c), abs(diff) <= m)
     c["details"]["power"] = equivalence_power(est.se, m, est.df)
     return statistical_subclaim(statement, "equivalence", est, tost_p(diff, est.se, m, est.df),
                         outside_p(diff, est.se, m, est.df), target=target, margin=m,

@@ -11,12 +11,12 @@ import math
 from scipy import stats
 
 from ...claims import CONFIRMED, REFUTED, Param, SubClaim
-from ...validate import ParameterTypeError, check_real
-from ..estimate import Estimate
+from ...validate import ParameterTypeError, check_real, check_str
+from ..estimate import Estimate, as_estimate
 
 __all__ = ["FAMILY_ALPHA", "SELF_CHECK_ALPHA", "GOF_ALPHA", "FINITE_SIZE_LAWS", "SHAPES", "sf", "cdf", "quantile",
            "common_kwargs", "scaled_margin", "check_scale", "tost_p", "outside_p", "equivalence_power", "ci95",
-           "decide_exactly", "statistical_subclaim", "log10_sf", "log10_cdf", "log10_tost", "log10_outside", "CALIBRATION_ALPHA", "sample_mean", "p_side"]
+           "decide_exactly", "statistical_subclaim", "compared_to_target", "exact_difference", "log10_sf", "log10_cdf", "log10_tost", "log10_outside", "CALIBRATION_ALPHA", "sample_mean", "p_side"]
 
 #: Family-wise error rate of the verdicts of one report (Holm over every statistical sub-claim).
 FAMILY_ALPHA = 0.01
@@ -178,6 +178,23 @@ def equivalence_power(se: float, m: float, df, alpha: float = FAMILY_ALPHA) -> f
 
 def ci95(est: Estimate, level: float = 0.95) -> list:
     return list(est.ci(level))
+
+
+def compared_to_target(statement, estimate, target, margin, relative: bool) -> tuple:
+    """The checked arguments of a rule that compares an estimate with a target within a margin:
+    ``(statement, estimate, target, absolute margin, estimate − target)``."""
+    statement = check_str("statement", statement)
+    est = as_estimate(estimate, "estimate")
+    target = check_real("target", target)
+    m = scaled_margin("margin", margin, target, relative)
+    check_scale(target=target, margin=m, estimate=abs(est.mean) + est.se)
+    return statement, est, target, m, est.mean - target
+
+
+def exact_difference(statement: str, rule: str, est, target: float, m: float, c: dict) -> SubClaim:
+    """The sub-claim of an exact estimate (se = 0) against a target: the absolute difference as its statistic."""
+    return SubClaim(statement, rule, estimate=est.mean, target=target, margin=m, statistic=abs(est.mean - target),
+                    statistic_name="|estimate - target| (exact)", **c)
 
 
 def decide_exactly(sc: SubClaim, ok: bool, bad: str = REFUTED) -> SubClaim:

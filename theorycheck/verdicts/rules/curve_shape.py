@@ -6,10 +6,10 @@ import math
 import numpy as np
 
 from ...claims import CONFIRMED, SubClaim
-from ...validate import check_real, check_array, check_str
+from ...validate import check_array, check_real, check_str
 from ..estimate import Estimate
 from ..text import fmt, p_text
-from .common import (CALIBRATION_ALPHA, SHAPES, cdf, common_kwargs, decide_exactly, p_side, sf)
+from .common import CALIBRATION_ALPHA, SHAPES, cdf, common_kwargs, decide_exactly, p_side, sf
 from .registry import Rule, register
 
 

@@ -1,13 +1,12 @@
 """Rule ``identity``: an exact identity, symbolic (SymPy) or numeric at a stated floating-point tolerance."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...claims import SubClaim
 from ...validate import check_array, check_real, check_str
 from ..text import fmt
-from .common import (common_kwargs, decide_exactly)
+from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
 
 

@@ -1,13 +1,12 @@
 """Rule ``inequality``: an exact inequality, elementwise for arrays."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...claims import INCONCLUSIVE, SubClaim
 from ...validate import check_comparison, check_str
 from ..text import fmt
-from .common import (common_kwargs, decide_exactly)
+from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
 
 

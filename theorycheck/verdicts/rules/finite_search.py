@@ -1,11 +1,9 @@
 """Rule ``search``: a universal statement tested by a finite search for certified counterexamples."""
 from __future__ import annotations
 
-
-
 from ...claims import INCONCLUSIVE, REFUTED, SubClaim
 from ...validate import check_int, check_str
-from .common import (common_kwargs)
+from .common import common_kwargs
 from .registry import Rule, register
 
 

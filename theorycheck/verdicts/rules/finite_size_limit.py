@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-
 import math
 from typing import Mapping, Sequence
 
@@ -14,7 +13,18 @@ from ...claims import SubClaim
 from ...validate import check_array, check_int, check_real, check_str
 from ..estimate import Estimate
 from ..text import fmt, p_text
-from .common import (CALIBRATION_ALPHA, FINITE_SIZE_LAWS, GOF_ALPHA, check_scale, common_kwargs, p_side, scaled_margin, sf, statistical_subclaim, tost_p)
+from .common import (
+    CALIBRATION_ALPHA,
+    FINITE_SIZE_LAWS,
+    GOF_ALPHA,
+    check_scale,
+    common_kwargs,
+    p_side,
+    scaled_margin,
+    sf,
+    statistical_subclaim,
+    tost_p,
+)
 from .registry import Rule, register
 
 

@@ -3,13 +3,24 @@ from __future__ import annotations
 
 import math
 
-
-
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import value_comparison_text
-from .common import (CALIBRATION_ALPHA, check_scale, common_kwargs, equivalence_power, log10_sf, log10_tost, p_side, sample_mean, scaled_margin, sf, statistical_subclaim, tost_p)
+from .common import (
+    CALIBRATION_ALPHA,
+    check_scale,
+    common_kwargs,
+    equivalence_power,
+    log10_sf,
+    log10_tost,
+    p_side,
+    sample_mean,
+    scaled_margin,
+    sf,
+    statistical_subclaim,
+    tost_p,
+)
 from .registry import Rule, register
 
 

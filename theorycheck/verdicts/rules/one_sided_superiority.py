@@ -1,14 +1,25 @@
 """Rule ``superiority``: "A beats B", a one-sided test of the estimated difference against a declared margin."""
 from __future__ import annotations
 
-
-
-
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..text import estimate_text, fmt, p_text
-from .common import (CALIBRATION_ALPHA, FAMILY_ALPHA, cdf, check_scale, common_kwargs, decide_exactly, log10_cdf, log10_sf, p_side, quantile, sample_mean, sf, statistical_subclaim)
+from .common import (
+    CALIBRATION_ALPHA,
+    FAMILY_ALPHA,
+    cdf,
+    check_scale,
+    common_kwargs,
+    decide_exactly,
+    log10_cdf,
+    log10_sf,
+    p_side,
+    quantile,
+    sample_mean,
+    sf,
+    statistical_subclaim,
+)
 from .registry import Rule, register
 
 

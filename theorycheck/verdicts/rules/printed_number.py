@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import decimal
 
-
 from ...claims import SubClaim
 from ...validate import ParameterTypeError, check_real, check_str
 from ..estimate import Estimate
 from ..text import value_comparison_text
-from .common import (check_scale, common_kwargs)
 from .approximate_equivalence import equivalence
+from .common import check_scale, common_kwargs
 from .registry import Rule, register
 
 

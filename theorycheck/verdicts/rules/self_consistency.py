@@ -1,12 +1,10 @@
 """Rule ``consistency``: two statements of the source about the same quantity (consistent or inconsistent)."""
 from __future__ import annotations
 
-
-
 from ...claims import INCONSISTENT, SubClaim
 from ...validate import check_real, check_str
 from ..text import fmt
-from .common import (common_kwargs, decide_exactly)
+from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
 
 

@@ -3,13 +3,20 @@ from __future__ import annotations
 
 import math
 
-
-
 from ...claims import SubClaim
-from ...validate import check_real, check_str
-from ..estimate import Estimate, as_estimate
+from ..estimate import Estimate
 from ..text import estimate_text, fmt, p_text
-from .common import (check_scale, common_kwargs, decide_exactly, log10_sf, log10_tost, scaled_margin, sf, statistical_subclaim, tost_p)
+from .common import (
+    common_kwargs,
+    compared_to_target,
+    decide_exactly,
+    exact_difference,
+    log10_sf,
+    log10_tost,
+    sf,
+    statistical_subclaim,
+    tost_p,
+)
 from .registry import Rule, register
 
 
@@ -27,16 +34,9 @@ def difference(statement: str, estimate, target: float = 0.0, *, margin: float, 
     (True, True)
     """
     c = common_kwargs(kw)
-    statement = check_str("statement", statement)
-    est = as_estimate(estimate, "estimate")
-    target = check_real("target", target)
-    m = scaled_margin("margin", margin, target, False)
-    check_scale(target=target, margin=m, estimate=abs(est.mean) + est.se)
-    diff = est.mean - target
+    statement, est, target, m, diff = compared_to_target(statement, estimate, target, margin, False)
     if est.se == 0:
-        sc = SubClaim(statement, "difference", estimate=est.mean, target=target, margin=m,
-                      statistic=abs(diff), statistic_name="|estimate - target| (exact)", **c)
-        return decide_exactly(sc, diff != 0)
+        return decide_exactly(exact_difference(statement, "difference", est, target, m, c), diff != 0)
     t = diff / est.se
     return statistical_subclaim(statement, "difference", est, min(1.0, 2 * sf(abs(t), est.df)), tost_p(diff, est.se, m, est.df),
                         target=target, margin=m, statistic=t, statistic_name="t",

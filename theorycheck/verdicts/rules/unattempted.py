@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-
 from ...claims import UNDERSPECIFIED, SubClaim
 from ...validate import ParameterTypeError, check_str
-from .common import (common_kwargs)
+from .common import common_kwargs
 from .registry import Rule, register
 
 

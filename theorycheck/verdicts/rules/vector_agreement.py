@@ -1,14 +1,13 @@
 """Rule ``joint agreement``: a vector of components stated exactly, against Monte Carlo estimates (one joint test)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ...claims import SubClaim
 from ...validate import check_str
 from ..estimate import Estimate, joint_test
 from ..text import fmt, p_text
-from .common import (CALIBRATION_ALPHA, common_kwargs, p_side, scaled_margin, tost_p)
+from .common import CALIBRATION_ALPHA, common_kwargs, p_side, scaled_margin, tost_p
 from .registry import Rule, register
 
 
