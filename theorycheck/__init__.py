@@ -28,9 +28,10 @@ Modules
 -------
 Engines: :mod:`~theorycheck.gaussian` (Isserlis/Wick: ``moment``, ``expect_product``),
 :mod:`~theorycheck.hermite` (``hermite_coefficients``, ``hermite_h``), :mod:`~theorycheck.codegen`,
-:mod:`~theorycheck.montecarlo`, :mod:`~theorycheck.validate`.
-Theory: :mod:`~theorycheck.gla` (paper 000), :mod:`~theorycheck.lds` (001),
-:mod:`~theorycheck.nonlinear` (004). Models: :mod:`~theorycheck.models`.
+:mod:`~theorycheck.montecarlo`, :mod:`~theorycheck.validate`, :mod:`~theorycheck.memo` (the one memo facility),
+:mod:`~theorycheck.provenance` (source digests). Papers: each one package, ``theorycheck.papers.<key>`` (its theory,
+derivations, generated code, claims), found through the ``theorycheck.papers`` entry points (the old paths
+``theorycheck.gla``, ``.lds``, ``.nonlinear`` re-export their theory). Models: :mod:`~theorycheck.models`.
 Verdicts: :mod:`~theorycheck.verdicts` (rules, self-checks, multiplicity, aggregation, schema).
 Claims data: :mod:`~theorycheck.claims`. Papers: :mod:`~theorycheck.papers`.
 Runs: :mod:`~theorycheck.run`. Reports: :mod:`~theorycheck.report`. Self-test:
@@ -42,6 +43,7 @@ new-paper | stability | selftest | papers``.
 ('confirmed', 'refuted', 'inconsistent', 'not reproduced', 'inconclusive', 'underspecified')
 """
 import importlib
+import importlib.util
 import os as _os
 
 # Reproducibility: multi-threaded BLAS reductions change the last digits of the Monte Carlo
@@ -53,16 +55,18 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 __version__ = "0.2.0"
 
-_SUBMODULES = ("gaussian", "hermite", "codegen", "montecarlo", "claims", "report", "context", "figures",
-               "validate", "seeds", "papers", "gla", "lds", "nonlinear", "adaptive_filters", "models", "verdicts",
-               "run", "selftest", "stability", "scaffold", "cli")
+_SUBMODULES = ("gaussian", "hermite", "codegen", "montecarlo", "memo", "provenance", "claims", "report", "context",
+               "figures", "validate", "seeds", "papers", "models", "verdicts", "run", "selftest", "stability",
+               "scaffold", "cli")
 _VERBS = {"run_papers": ("run", "run_papers"), "load_results": ("claims", "load_results"),
           "write_reports": ("report", "write_reports"), "diff": ("report.diff", "diff_results")}
 __all__ = list(_SUBMODULES) + list(_VERBS)
 
 
 def __getattr__(name):
-    if name in _SUBMODULES:
+    # every submodule is importable as an attribute, lazily — the core modules above and the old import paths of the
+    # papers' theory (``theorycheck.gla``, …: re-exports of ``theorycheck.papers.<key>``), named nowhere here
+    if name in _SUBMODULES or (not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}")):
         return importlib.import_module(f"{__name__}.{name}")
     if name in _VERBS:
         mod, attr = _VERBS[name]

@@ -23,18 +23,27 @@ import signal
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
+from importlib import metadata
 from multiprocessing import forkserver
 
 from .tasks import Task, TaskResult, execute
 
 __all__ = ["run_tasks", "default_jobs", "critical_path", "worker_context", "start_worker_server", "PRELOAD",
+           "preload_modules",
            "worker_init", "new_pool", "stop_pool", "WORKER_RETRIES"]
 
 
-#: modules the fork server imports once, so that every worker forked from it starts with them loaded (the
-#: built-in papers' modules, not the paper registry: plugins installed later are still found by the workers)
-PRELOAD = ("theorycheck.run.tasks", "theorycheck.papers.gla", "theorycheck.papers.lds", "theorycheck.papers.nonlinear",
-           "matplotlib.pyplot")
+#: modules the fork server imports once, so that every worker forked from it starts with them loaded — with the
+#: module of every installed paper's entry point (:func:`preload_modules`; not the registry itself: plugins installed
+#: later are still found by the workers)
+PRELOAD = ("theorycheck.run.tasks", "matplotlib.pyplot")
+
+
+def preload_modules() -> list[str]:
+    """:data:`PRELOAD` and the module of every entry point of the ``theorycheck.papers`` group (read from the
+    installed metadata, nothing imported here: no paper is named in the core)."""
+    eps = metadata.entry_points(group="theorycheck.papers")
+    return list(PRELOAD) + sorted({ep.module for ep in eps})
 
 
 def worker_context():
@@ -44,7 +53,7 @@ def worker_context():
     else ``spawn``. (The preload list takes effect when the server starts, i.e. at the first pool.)"""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(list(PRELOAD))
+        ctx.set_forkserver_preload(preload_modules())
         return ctx
     return multiprocessing.get_context("spawn")  # pragma: no cover - Windows / macOS without forkserver
 
