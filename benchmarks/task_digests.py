@@ -8,14 +8,15 @@ serialisation:
 
 - a NumPy array: dtype, shape and raw bytes; a float: its ``float.hex``; an int/str/bool/None: itself;
 - a dataclass or any object with ``__dict__``: its class **name** (not its module: a class that moves to
-  another module keeps its digest) and its fields, sorted by name;
+  another module keeps its digest) and its fields, sorted by name — a dataclass field at its declared default is
+  left out (a field added to a class, and not set, leaves every existing output's digest unchanged);
 - a dict: its items (keys canonicalised, order kept — dict order is part of a deterministic output);
 - a SymPy object: ``srepr``; a figure: the PNG and PDF bytes and the caption.
 
 A moved function or class therefore keeps its digest; a changed number, array, order or figure does not.
 ``--compare`` prints every task whose digest differs from (or is missing in) the baseline JSON and exits 1 if
 any does. The baseline of record for the "paper is one package" moves is ``task_digests_e2360a4.json``
-(produced at commit e2360a4, quick mode, run seed 20261129).
+(the code of commit e2360a4 hashed by this tool, quick mode, run seed 20261129).
 """
 from __future__ import annotations
 
@@ -77,8 +78,9 @@ def _feed(h, obj, depth: int = 0) -> None:  # noqa: C901 - one canonical case pe
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         up(f"C{type(obj).__name__}{{")
         for f in sorted(dataclasses.fields(obj), key=lambda f: f.name):
-            if f.name not in _SKIP_FIELDS:
-                up(f.name), up("="), _feed(h, getattr(obj, f.name), depth + 1)
+            v = getattr(obj, f.name)
+            if f.name not in _SKIP_FIELDS and not _at_default(f, v):
+                up(f.name), up("="), _feed(h, v, depth + 1)
         up("}")
     elif hasattr(obj, "__dict__") and not callable(obj):
         up(f"O{type(obj).__name__}{{")
@@ -90,6 +92,22 @@ def _feed(h, obj, depth: int = 0) -> None:  # noqa: C901 - one canonical case pe
         up(f"F{getattr(obj, '__qualname__', type(obj).__name__)}")
     else:
         up(f"R{type(obj).__name__}:{obj!r}")
+
+
+def _at_default(f, v) -> bool:
+    """True when ``v`` equals the dataclass field ``f``'s declared default (plain values only)."""
+    if f.default is not dataclasses.MISSING:
+        default = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        default = f.default_factory()
+    else:
+        return False
+    if isinstance(v, np.ndarray) or isinstance(default, np.ndarray):
+        return False
+    try:
+        return type(v) is type(default) and bool(v == default)
+    except Exception:  # noqa: BLE001 - an incomparable value is not a default
+        return False
 
 
 def _is_sympy(obj) -> bool:
