@@ -25,10 +25,12 @@ BAD_SYMPY = (sp.nan, sp.zoo, sp.oo, -sp.oo)
 
 
 def is_sympy(x) -> bool:
+    """Is ``x`` a SymPy matrix (the exact route)?"""
     return isinstance(x, sp.MatrixBase)
 
 
 def check_sympy_cov(name: str, cov: sp.MatrixBase) -> sp.Matrix:
+    """``cov`` as a square, finite, symmetric SymPy Matrix (PSD checked numerically when it has no symbols)."""
     if cov.rows != cov.cols:
         raise ValueError(f"{name} must be square with shape (n, n), got shape {cov.shape}")
     n = cov.rows
@@ -65,6 +67,7 @@ def check_numeric_cov(name: str, cov) -> tuple[np.ndarray, bool]:
 
 
 def check_idx(idx, n: int) -> tuple[int, ...]:
+    """``idx`` as a tuple of Python ints in ``[0, n-1]`` (a sequence; NumPy and SymPy integers accepted)."""
     if isinstance(idx, (str, bytes)) or not hasattr(idx, "__iter__"):
         raise ValueError(f"idx must be a sequence of integers in [0, {n - 1}], got {idx!r}")
     if isinstance(idx, np.ndarray) and idx.ndim != 1:
@@ -73,6 +76,8 @@ def check_idx(idx, n: int) -> tuple[int, ...]:
         items = list(idx)
     except TypeError:
         raise ValueError(f"idx must be a sequence of integers in [0, {n - 1}], got {idx!r}") from None
+    if all(type(v) is int for v in items) and (not items or (n > 0 and 0 <= min(items) and max(items) < n)):
+        return tuple(items)                       # the common case, fast; the loop below names a bad entry
     out = []
     for k, v in enumerate(items):
         if isinstance(v, sp.Basic) and v.is_Integer:
@@ -84,6 +89,7 @@ def check_idx(idx, n: int) -> tuple[int, ...]:
 
 
 def check_finite_result(res: np.ndarray) -> None:
+    """Refuse a float result that overflowed (inf or nan) with a ValueError saying what to do."""
     if not np.all(np.isfinite(res)):
         raise ValueError("result overflowed float64: the entries of cov (and of the factors) are too "
                          "large for a moment of this order; rescale them or use a SymPy cov")
