@@ -25,6 +25,7 @@ import numpy as np
 from scipy import stats
 
 from .. import gaussian as g
+from ..gaussian import diagrams as gd
 from .. import hermite as H
 from .. import montecarlo as mc
 from .engine_checks import ALPHA, CHECKS, Z_CRIT, Check, CheckResult, available_needs, rounded, run_check
@@ -119,9 +120,9 @@ def _m_multiplicity(p: Patcher):
         "expect_product: cycle cumulant of r >= 2 quadratic forms without the 2^(r-1) leg-orientation "
         "factor (tr((SM)^r) instead of 2^(r-1) (r-1)! tr(...))",
         _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
-        needs=["theorycheck.gaussian:_Engine.kappa"])
+        needs=["theorycheck.gaussian.diagrams:DiagramEngine.kappa"])
 def _m_cycle_factor(p: Patcher):
-    orig = g._Engine.kappa
+    orig = gd.DiagramEngine.kappa
 
     def kappa(self, lmask, qmask):
         val = orig(self, lmask, qmask)
@@ -129,15 +130,15 @@ def _m_cycle_factor(p: Patcher):
         if lmask == 0 and r >= 2 and val is not None:
             return val / 2 ** (r - 1)
         return val
-    p.setattr(g._Engine, "kappa", kappa)
+    p.setattr(gd.DiagramEngine, "kappa", kappa)
 
 
 @mutant("gaussian-path-factor", "gaussian", "engine",
         "expect_product: path cumulant a'S M S ... S b with 2^(r-1) instead of 2^r (one orientation "
         "factor short)", _G_CHECKS + ("lds.wqk-exact-vs-mc", "lds.moments-vs-mc"),
-        needs=["theorycheck.gaussian:_Engine.kappa"])
+        needs=["theorycheck.gaussian.diagrams:DiagramEngine.kappa"])
 def _m_path_factor(p: Patcher):
-    orig = g._Engine.kappa
+    orig = gd.DiagramEngine.kappa
 
     def kappa(self, lmask, qmask):
         val = orig(self, lmask, qmask)
@@ -145,7 +146,7 @@ def _m_path_factor(p: Patcher):
         if bin(lmask).count("1") == 2 and r >= 1 and val is not None:
             return val / 2
         return val
-    p.setattr(g._Engine, "kappa", kappa)
+    p.setattr(gd.DiagramEngine, "kappa", kappa)
 
 
 # ------------------------------------------------------------------ Monte Carlo mutants
