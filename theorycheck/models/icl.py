@@ -31,17 +31,28 @@ Only the row :math:`v^\top` of :math:`W_V` enters the prediction, and :math:`W_{
 
 The papers' parameterisations
 -----------------------------
+Each built-in paper keeps its own route of its layer (the papers' numbers stay the same to the last bit);
+``tests/test_models_generic.py`` checks every one against :meth:`ICLLayer.predict` (1e-12 relative).
+
 * Gated linear attention, paper 000 (:meth:`ICLLayer.gla`): tokens :math:`z_i=(x_i,y_i)`, query
   :math:`(x_{n+1},0)` in the sum, no :math:`1/n`, ``forget`` = λ, ``W_KQ`` = :math:`W_K^\top W_Q`.
-  :func:`theorycheck.models.attention.gla_forward` is this layer computed by the recursion (a specialised route,
-  tested against :meth:`ICLLayer.predict`).
+  :func:`theorycheck.models.attention.gla_forward` computes it by the paper's recursion (the claim that the
+  recursion unrolls to the weighted sum is tested on it); one layer of
+  :func:`~theorycheck.models.attention.gla_stack_forward` is it with ``W_V`` scaled by :math:`1-\lambda` when
+  ``normalise``; :func:`~theorycheck.models.attention.gla_stream_errors` is it with the query excluded,
+  :math:`v=e_{d+1}` and ``W_KQ`` = :math:`[[\Gamma^\top,0],[0,0]]`, on every prefix.
 * Linear attention on a scalar series, paper 001 (:meth:`ICLLayer.lds`): tokens the lagged windows
   :math:`[\bar y_i;y_{i+s}]` of :func:`~theorycheck.models.attention.token_matrix`, query excluded (the mask
-  :math:`M`), :math:`c=1/n`, λ = 1, ``W_KQ`` = :math:`W_{QK}`.
-  :func:`~theorycheck.models.attention.attention_predict` is this layer (a thin parameterisation).
+  :math:`M`), :math:`c=1/n`, λ = 1, ``W_KQ`` = :math:`W_{QK}`:
+  :func:`~theorycheck.models.attention.attention_predict`, ``attention_loss_and_grad`` (the same halved loss).
+* Nonlinear teachers, paper 004: the reduced predictor :math:`\langle\Gamma,x_q[u^\top,s]\rangle` of
+  :func:`~theorycheck.models.attention.reduced_features` is the layer with the query excluded, :math:`c=1/\ell`,
+  :math:`v=e_{d+1}` and ``W_KQ[:, :d]`` = :math:`\mathrm{diag}(d,\dots,d,1)\Gamma^\top`.
 * Zhang, Frei & Bartlett (JMLR 2024), trained linear self-attention on static regression (:meth:`ICLLayer.zfb`):
   :math:`f(E)=E+W^{PV}E\cdot E^\top W^{KQ}E/N` on :math:`E=[z_1..z_N,z_q]`, i.e. tokens :math:`(x_i,y_i)`, query
-  :math:`(x_q,0)` in the sum, :math:`c=1/N`, λ = 1, ``W_KQ`` = :math:`W^{KQ}`, ``W_V`` = :math:`W^{PV}`.
+  :math:`(x_q,0)` in the sum, :math:`c=1/N`, λ = 1, ``W_KQ`` = :math:`W^{KQ}`, ``W_V`` = :math:`W^{PV}`. With
+  their zero blocks, :math:`\hat y=x_q^\top(uW_{11}^\top)h`, :math:`h=\frac1N\sum_iy_ix_i` (:math:`u=W^{PV}_{d+1,d+1}`,
+  :math:`W_{11}` the top-left block of :math:`W^{KQ}`; the blank query label removes the query's own term).
 
 Loss and gradient
 -----------------
