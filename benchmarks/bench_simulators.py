@@ -21,6 +21,12 @@ loops, random-number generation, memory traffic). Timings are best of ``repeat``
   trajectories of a given system is ``y = L z`` with ``L`` the Cholesky factor of the
   autocovariance (``2 T^2`` flops per sample); the estimate times ``Z @ L^T`` for the same number
   of samples (system sampling not included).
+* **Model layers** (``theorycheck.models``): the papers' routes of one in-context linear-attention layer against the
+  generic layer :class:`theorycheck.models.icl.ICLLayer` in the same parameterisation, on the same inputs —
+  ``gla_forward`` (paper 000's recursion) vs ``ICLLayer.gla(lam).predict``, ``attention_predict`` and
+  ``attention_loss_and_grad`` (paper 001) vs ``ICLLayer.lds()``, and one full-batch step of ``train_icl`` in
+  Zhang–Frei–Bartlett's parameterisation. Rows ``model_*``: prompts per second of each route and the ratio
+  ``paper route time / generic time`` (the papers keep their routes for bit-identical numbers).
 * ``blas_dgemm_gflops``: the machine's dense double-precision GEMM rate (n = 1024 or 2048).
 * (The W_QK* exact-vs-trajectory-Monte-Carlo time-to-precision benchmark lives in
   ``bench_lds.py``.)
@@ -119,10 +125,50 @@ def _lds_rows(quick):
     ]
 
 
+def _model_rows(quick):
+    from theorycheck.models import attention as A
+    from theorycheck.models.icl import ICLLayer, train_icl
+    from theorycheck.models.samplers import GaussianRegressionPrompts, regression_tokens, series_tokens
+    rng = np.random.default_rng(0)
+    rows = []
+
+    def pair(name, B, paper, generic, note):
+        t_p, _ = best_time(paper, repeat=5)
+        t_g, _ = best_time(generic, repeat=5)
+        rows.append({"name": f"model_{name}_prompts_per_s", "value": B / t_p, "unit": "prompts/s",
+                     "note": f"{note}: paper route {t_p * 1e3:.3g} ms, generic {t_g * 1e3:.3g} ms"})
+        rows.append({"name": f"model_{name}_paper_vs_generic", "value": t_p / t_g, "unit": "ratio", "note": note})
+
+    B, n, d = (5000, 50, 5) if quick else (5000, 100, 10)
+    X, Y = rng.standard_normal((B, n + 1, d)), rng.standard_normal((B, n + 1))
+    W, V = rng.standard_normal((2, d + 1, d + 1))
+    Z, _ = regression_tokens(X, Y)
+    pair("gla", B, lambda: A.gla_forward(X, Y, 0.9, W, V), lambda: ICLLayer.gla(0.9).predict(Z, W, V),
+         f"gla_forward vs ICLLayer.gla(0.9).predict, B={B}, n={n}, d={d} (tokens built beforehand for the generic)")
+    B, T, s = (100_000, 30, 1) if quick else (100_000, 30, 3)
+    Ys = rng.standard_normal((B, T))
+    W, V = rng.standard_normal((2, s + 1, s + 1))
+    Zs, ys = series_tokens(Ys, s)
+    pair("lds_predict", B, lambda: A.attention_predict(W, V, Ys), lambda: ICLLayer.lds().predict(Zs, W, V),
+         f"attention_predict vs ICLLayer.lds().predict, B={B}, T={T}, s={s} (tokens built beforehand for the "
+         "generic; attention_predict builds Y0)")
+    pair("lds_grad", B, lambda: A.attention_loss_and_grad(W, V, Ys), lambda: ICLLayer.lds().loss_and_grad(Zs, ys, W, V),
+         f"attention_loss_and_grad vs ICLLayer.lds().loss_and_grad, B={B}, T={T}, s={s} (tokens built beforehand "
+         "for the generic)")
+    M, n, d, steps = 3000, 10, 3, 50
+    Zz, yz = GaussianRegressionPrompts(d=d, n=n)(rng, M)
+    W0, V0 = 0.1 * np.eye(d + 1), 0.1 * np.eye(d + 1)
+    t, _ = best_time(lambda: train_icl(ICLLayer.zfb(), (Zz, yz), W0, V0, steps=steps, lr=0.1), repeat=3)
+    rows.append({"name": "model_zfb_gd_steps_per_s", "value": steps / t, "unit": "steps/s",
+                 "note": f"train_icl full-batch GD, ICLLayer.zfb(), M={M} prompts, n={n}, d={d}, {steps} steps "
+                         f"in {t:.3g} s"})
+    return rows
+
+
 def run(quick: bool = True) -> list[dict]:
     rows = [{"name": "blas_dgemm_gflops", "value": _gemm_rate(1024 if quick else 2048), "unit": "GFLOP/s",
              "note": f"numpy float64 A @ B, n = {1024 if quick else 2048}, best of 3"}]
-    for part in (_icl_rows, _gla_rows, _lds_rows):
+    for part in (_icl_rows, _gla_rows, _lds_rows, _model_rows):
         try:
             rows += part(quick)
         except Exception as e:  # noqa: BLE001 - report, do not hide

@@ -1,4 +1,9 @@
-r"""Forward passes of the attention models the papers analyse.
+r"""Forward passes of the attention models the papers analyse: the papers' own routes.
+
+The single layers below are :class:`theorycheck.models.icl.ICLLayer` in the papers' parameterisations
+(:meth:`~theorycheck.models.icl.ICLLayer.gla`, :meth:`~theorycheck.models.icl.ICLLayer.lds`), computed the way each
+paper writes its model and kept so that the papers' numbers stay the same to the last bit;
+``tests/test_models_generic.py`` checks every one against the generic layer (1e-12 relative).
 
 Gated linear attention (paper 000)
     :func:`gla_forward` — the full parametrisation: the recursion
@@ -40,7 +45,8 @@ def gla_forward(X, Y, lam, W_KQ, W_V):
     over the tokens :math:`z_i=(x_i,y_i)`, :math:`i=1..n+1` (keys :math:`k_i=z_i`; the query token
     :math:`z_{n+1}=(x_{n+1},0)` is included), read out as :math:`\hat y=(S_{n+1}W_{KQ}z_{n+1})_{d+1}`.
 
-    Only the row of the state the prediction reads is carried: :math:`s_i^\top=e_{d+1}^\top S_i` obeys the same
+    The generic layer :meth:`ICLLayer.gla(lam) <theorycheck.models.icl.ICLLayer.gla>` computed by the paper's
+    recursion. Only the row of the state the prediction reads is carried: :math:`s_i^\top=e_{d+1}^\top S_i` obeys the same
     recursion, :math:`s_i=\lambda s_{i-1}+(w_V^\top z_i)z_i` with :math:`w_V^\top` the last row of
     :math:`W_V`, and :math:`\hat y=s_{n+1}^\top W_{KQ}z_{n+1}` — O(B n d) work instead of O(B n d²).
     ``X (B, n+1, d)``, ``Y (B, n+1)`` (the query's label ``Y[:, -1]`` is never read).
@@ -467,8 +473,12 @@ def attention_predict(W_QK, W_V, Y) -> np.ndarray:
     r""":math:`\hat y_T`: entry :math:`(s+1, T-s)` of :math:`T_\theta(Y_0)` for each row of ``Y``
     (shape (B, T)); ``s`` is read from the weights' shape ``(s+1, s+1)``.
 
-    Only the query column of the forward pass is formed (the same products as
-    :func:`attention_forward` restricted to that column), so memory grows like B·T, not B·T².
+    The generic layer :class:`~theorycheck.models.icl.ICLLayer` in paper 001's parameterisation
+    (:meth:`~theorycheck.models.icl.ICLLayer.lds`: the tokens are the columns of :math:`Y_0`, the query excluded from
+    the sum, :math:`1/n`, no forgetting, ``W_KQ`` = :math:`W_{QK}`). This route — the same products as
+    :func:`attention_forward` restricted to the query column, so memory grows like B·T, not B·T² — is kept for the
+    paper's numbers to the last bit; ``tests/test_models_generic.py`` checks it against
+    :meth:`~theorycheck.models.icl.ICLLayer.predict` (1e-12 relative).
 
     >>> Y = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
     >>> attention_predict(np.array([[1.0, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)

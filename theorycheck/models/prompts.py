@@ -1,4 +1,5 @@
-r"""Prompt samplers: the data each model sees.
+r"""The papers' sampling functions: the data each model sees (the parameter objects with one calling convention
+are in :mod:`theorycheck.models.samplers`).
 
 * AR(1)-drifting linear regression (paper 000): :func:`drift_labels`, :func:`ar1_stream`
   (time-major streams for the adaptive filters) and :func:`ar1_drift_prompts` (sample-major
@@ -335,43 +336,60 @@ def context_statistics(fn, W, ell, rho, rng, method="projected", chunk=2048, inp
         w = W[a:a + chunk]
         m = w.shape[0]
         if method == "direct":
-            X = draw_inputs(rng, (m, ell), d, input_law, srng)
-            t = np.einsum("mld,md->ml", X, w)
-            y = fn(t) + draw_noise(rng, (m, ell), rho, noise_law, srng)
-            U[a:a + m] = (d / ell) * np.einsum("ml,mld->md", y, X)
-            y2 = np.sum(y * y, axis=1)
+            U[a:a + m], y2 = _direct_statistics(fn, w, ell, rho, rng, input_law, noise_law, srng)
         else:
-            norms = np.linalg.norm(w, axis=1)
-            t = rng.standard_normal((m, ell)) * (norms / math.sqrt(d))[:, None]
-            ft = np.broadcast_to(fn(t), t.shape)
-            if noise_law is None:
-                tt = np.einsum("ml,ml->m", t, t)
-                ftt = np.einsum("ml,ml->m", ft, t)
-                ff = np.einsum("ml,ml->m", ft, ft)
-                ab = rng.standard_normal((m, 2))
-                rest = rng.chisquare(ell - 2, size=m) if ell > 2 else np.zeros(m)
-                tn = np.sqrt(tt)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    fq = np.where(tn > 0, ftt / np.where(tn > 0, tn, 1.0), 0.0)      # f·q1
-                rn = np.sqrt(np.maximum(ff - fq * fq, 0.0))                            # |r|
-                if ell == 1:
-                    ab[:, 1] = 0.0
-                sr = math.sqrt(rho)
-                et, ef = ab[:, 0] * tn, ab[:, 0] * fq + ab[:, 1] * rn
-                ee = ab[:, 0] ** 2 + ab[:, 1] ** 2 + rest
-                yt = ftt + sr * et
-                y2 = ff + 2 * sr * ef + rho * ee
-            else:
-                y = ft + draw_noise(rng, (m, ell), rho, noise_law, srng)
-                yt = np.einsum("ml,ml->m", y, t)
-                y2 = np.einsum("ml,ml->m", y, y)
-            what = w / np.where(norms > 0, norms, 1.0)[:, None]
-            par = yt / np.where(norms > 0, norms, 1.0)
-            zeta = rng.standard_normal((m, d))
-            zeta -= np.sum(zeta * what, axis=1, keepdims=True) * what
-            U[a:a + m] = (d / ell) * (par[:, None] * what + np.sqrt(np.maximum(y2, 0.0) / d)[:, None] * zeta)
+            U[a:a + m], y2 = _projected_statistics(fn, w, ell, rho, rng, noise_law, srng)
         S[a:a + m] = y2 / ell
     if not (np.all(np.isfinite(U)) and np.all(np.isfinite(S))):
         raise ValueError(f"the context statistics are not finite for ell={ell}, rho={rho!r} and the tasks W given "
                          "(overflow: the teacher fn or the task norms are too large)")
     return U, S
+
+
+def _direct_statistics(fn, w, ell, rho, rng, input_law, noise_law, srng):
+    """``(u, Σ y²)`` of the prompts of the tasks ``w`` (m, d) from drawn inputs and labels (method "direct")."""
+    m, d = w.shape
+    X = draw_inputs(rng, (m, ell), d, input_law, srng)
+    t = np.einsum("mld,md->ml", X, w)
+    y = fn(t) + draw_noise(rng, (m, ell), rho, noise_law, srng)
+    return (d / ell) * np.einsum("ml,mld->md", y, X), np.sum(y * y, axis=1)
+
+
+def _projected_statistics(fn, w, ell, rho, rng, noise_law, srng):
+    """``(u, Σ y²)`` of the prompts of the tasks ``w`` (m, d) by the exact projection (method "projected")."""
+    m, d = w.shape
+    norms = np.linalg.norm(w, axis=1)
+    t = rng.standard_normal((m, ell)) * (norms / math.sqrt(d))[:, None]
+    ft = np.broadcast_to(fn(t), t.shape)
+    if noise_law is None:
+        yt, y2 = _gaussian_noise_sums(ft, t, ell, rho, rng)
+    else:
+        y = ft + draw_noise(rng, (m, ell), rho, noise_law, srng)
+        yt = np.einsum("ml,ml->m", y, t)
+        y2 = np.einsum("ml,ml->m", y, y)
+    what = w / np.where(norms > 0, norms, 1.0)[:, None]
+    par = yt / np.where(norms > 0, norms, 1.0)
+    zeta = rng.standard_normal((m, d))
+    zeta -= np.sum(zeta * what, axis=1, keepdims=True) * what
+    return (d / ell) * (par[:, None] * what + np.sqrt(np.maximum(y2, 0.0) / d)[:, None] * zeta), y2
+
+
+def _gaussian_noise_sums(ft, t, ell, rho, rng):
+    """``(Σ y_i t_i, Σ y_i²)`` with Gaussian label noise drawn through its exact sufficient statistics (three draws
+    per prompt: see :func:`context_statistics`)."""
+    m = t.shape[0]
+    tt = np.einsum("ml,ml->m", t, t)
+    ftt = np.einsum("ml,ml->m", ft, t)
+    ff = np.einsum("ml,ml->m", ft, ft)
+    ab = rng.standard_normal((m, 2))
+    rest = rng.chisquare(ell - 2, size=m) if ell > 2 else np.zeros(m)
+    tn = np.sqrt(tt)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fq = np.where(tn > 0, ftt / np.where(tn > 0, tn, 1.0), 0.0)      # f·q1
+    rn = np.sqrt(np.maximum(ff - fq * fq, 0.0))                            # |r|
+    if ell == 1:
+        ab[:, 1] = 0.0
+    sr = math.sqrt(rho)
+    et, ef = ab[:, 0] * tn, ab[:, 0] * fq + ab[:, 1] * rn
+    ee = ab[:, 0] ** 2 + ab[:, 1] ** 2 + rest
+    return ftt + sr * et, ff + 2 * sr * ef + rho * ee

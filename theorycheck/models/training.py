@@ -1,9 +1,13 @@
-r"""Training loops of the actual models on freshly sampled data.
+r"""Training loops of the actual models on sampled data.
 
-:func:`train_linear_attention` trains one-layer linear attention on LDS trajectories (paper 001)
-with Adam / AdamW, optional gradient clipping, warm-up and cosine decay, fresh batches every step.
-(The GLA gradient flows of paper 000 integrate the *exact population loss* and live with that
-theory in :mod:`theorycheck.gla`.)
+* :func:`train_icl` (from :mod:`theorycheck.models.icl`): the generic in-context layer on any tokens — full-batch
+  gradient descent (gradient flow), mini-batch or online SGD, support masks.
+* :func:`train_linear_attention` trains one-layer linear attention on LDS trajectories (paper 001) with Adam /
+  AdamW, optional gradient clipping, warm-up and cosine decay, fresh batches every step.
+
+(The GLA gradient flows of paper 000 integrate the *exact population loss* and live with that theory in
+:mod:`theorycheck.papers.gla.theory`; its multi-layer stack is trained by
+:func:`theorycheck.papers.gla.theory.simulate.train_gla_stack`.)
 """
 from __future__ import annotations
 
@@ -15,8 +19,10 @@ import numpy as np
 from ..validate import MAX_COUNT, ParameterTypeError, check_choice, check_int, check_memory, check_real
 from .attention import attention_loss_and_grad
 from .dynamics import check_prior
+from .icl import ICLTrainResult, check_support, train_icl
 
-__all__ = ["TrainResult", "train_linear_attention"]
+__all__ = ["TrainResult", "train_linear_attention", "ICLTrainResult", "train_icl"]
+
 
 @dataclass
 class TrainResult:
@@ -42,9 +48,12 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     at ``clip`` (``None`` = off), linear warm-up for ``warmup`` steps (default 5 % of ``steps``)
     then cosine decay to 0 (``schedule="cosine"``) or constant. Initial weights i.i.d.
     :math:`\mathcal N(0, \text{init\_scale}^2)`. NumPy only; gradients analytic
-    (:func:`attention_loss_and_grad`). Randomness: ``SeedSequence(seed)`` → init and data streams.
+    (:func:`attention_loss_and_grad`). Randomness: ``SeedSequence(seed)`` → init and data streams
+    (the data stream is that of :class:`theorycheck.models.samplers.LDSPrompts`).
     ``support=(mask_QK, mask_V)`` (boolean (s+1)x(s+1) each) restricts training to those entries
     (the others are held at 0) — used to compare the loss of structured and unstructured optima.
+    (The generic layer's trainer, plain gradient descent and SGD on any tokens, is
+    :func:`theorycheck.models.icl.train_icl`.)
     """
     T = check_int("T", T, minimum=4, maximum=400)
     s = check_int("s", s, minimum=1, maximum=T - 3)
@@ -55,32 +64,13 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
                  f"one batch of {batch} systems and trajectories")
     check_memory("steps", steps, 8.0 * steps, "the loss history")
     seed = check_int("seed", seed, minimum=0)
-    lr = check_real("lr", lr, 0.0, 10.0, low_open=True)
-    weight_decay = check_real("weight_decay", weight_decay, 0.0, 100.0)
-    if clip is not None:
-        clip = check_real("clip", clip, 0.0, low_open=True)
-    warmup = max(1, steps // 20) if warmup is None else check_int("warmup", warmup, minimum=0, maximum=steps)
-    check_choice("schedule", schedule, ("cosine", "constant"))
+    adam = _Adam.checked(lr, weight_decay, clip, steps, warmup, schedule, betas, eps)
     init_scale = check_real("init_scale", init_scale, 0.0, 1e3, low_open=True)
-    eps = check_real("eps", eps, 0.0, 1.0, low_open=True)
-    if isinstance(betas, (str, bytes)) or not hasattr(betas, "__len__") or len(betas) != 2:
-        raise ParameterTypeError(f"betas must be a pair (beta1, beta2), got {betas!r:.60}")
-    b1, b2 = (check_real("betas[0]", betas[0], 0.0, 1.0, high_open=True),
-              check_real("betas[1]", betas[1], 0.0, 1.0, high_open=True))
+    masks = check_support(support, s + 1)
     ss = np.random.SeedSequence(seed)
     init_rng, data_rng = (np.random.default_rng(x) for x in ss.spawn(2))
     params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
-    masks = None
-    if support is not None:
-        if isinstance(support, (str, bytes)) or not hasattr(support, "__len__") or len(support) != 2:
-            raise ParameterTypeError(f"support must be two boolean masks of shape ({s + 1}, {s + 1}) or None, got "
-                                     f"{type(support).__name__}")
-        try:
-            masks = [np.asarray(x, dtype=bool) for x in support]
-        except (TypeError, ValueError):
-            raise ParameterTypeError(f"support must be two boolean masks of shape ({s + 1}, {s + 1})") from None
-        if any(mk.shape != (s + 1, s + 1) for mk in masks):
-            raise ValueError(f"support must be two boolean masks of shape ({s + 1}, {s + 1})")
+    if masks is not None:
         params = [p * mk for p, mk in zip(params, masks)]
     m = [np.zeros_like(p) for p in params]
     v2 = [np.zeros_like(p) for p in params]
@@ -92,33 +82,74 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
         except ValueError:          # the weights overflowed: the run diverged
             params[0] = params[0] * np.nan
         if not np.isfinite(params[0]).all():
-            raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
-                             f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
-                             "init_scale")
+            raise ValueError(adam.diverged(k, init_scale))
         losses[k] = loss
         grads = [gq, gv] if masks is None else [gq * masks[0], gv * masks[1]]
+        params = adam.step(k, params, grads, m, v2)
+        if not np.isfinite(params[0]).all() or not np.isfinite(params[1]).all():
+            raise ValueError(adam.diverged(k, init_scale))
+    cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": adam.lr,
+           "weight_decay": adam.weight_decay, "clip": adam.clip, "warmup": adam.warmup, "schedule": adam.schedule,
+           "init_scale": init_scale, "betas": [adam.b1, adam.b2], "prior": prior.describe(),
+           "restricted_support": masks is not None}
+    return TrainResult(params[0], params[1], losses, cfg)
+
+
+@dataclass(frozen=True)
+class _Adam:
+    """Adam(W) with global-norm clipping, linear warm-up and cosine or constant decay (validated options)."""
+
+    lr: float
+    weight_decay: float
+    clip: float | None
+    steps: int
+    warmup: int
+    schedule: str
+    b1: float
+    b2: float
+    eps: float
+
+    @classmethod
+    def checked(cls, lr, weight_decay, clip, steps, warmup, schedule, betas, eps):
+        lr = check_real("lr", lr, 0.0, 10.0, low_open=True)
+        weight_decay = check_real("weight_decay", weight_decay, 0.0, 100.0)
         if clip is not None:
+            clip = check_real("clip", clip, 0.0, low_open=True)
+        warmup = max(1, steps // 20) if warmup is None else check_int("warmup", warmup, minimum=0, maximum=steps)
+        check_choice("schedule", schedule, ("cosine", "constant"))
+        eps = check_real("eps", eps, 0.0, 1.0, low_open=True)
+        if isinstance(betas, (str, bytes)) or not hasattr(betas, "__len__") or len(betas) != 2:
+            raise ParameterTypeError(f"betas must be a pair (beta1, beta2), got {betas!r:.60}")
+        b1, b2 = (check_real("betas[0]", betas[0], 0.0, 1.0, high_open=True),
+                  check_real("betas[1]", betas[1], 0.0, 1.0, high_open=True))
+        return cls(lr, weight_decay, clip, steps, warmup, schedule, b1, b2, eps)
+
+    def rate(self, k):
+        """The learning rate of step ``k``: linear warm-up, then cosine decay to 0 or constant."""
+        if k < self.warmup:
+            return self.lr * (k + 1) / self.warmup
+        if self.schedule == "cosine":
+            return self.lr * 0.5 * (1 + math.cos(math.pi * (k - self.warmup) / max(self.steps - self.warmup, 1)))
+        return self.lr
+
+    def step(self, k, params, grads, m, v2):
+        """The parameters after step ``k`` (moments ``m``, ``v2`` updated in place)."""
+        if self.clip is not None:
             gn = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
-            if gn > clip:
-                grads = [g * (clip / gn) for g in grads]
-        if k < warmup:
-            lr_k = lr * (k + 1) / warmup
-        elif schedule == "cosine":
-            lr_k = lr * 0.5 * (1 + math.cos(math.pi * (k - warmup) / max(steps - warmup, 1)))
-        else:
-            lr_k = lr
-        for i in range(2):
+            if gn > self.clip:
+                grads = [g * (self.clip / gn) for g in grads]
+        lr_k = self.rate(k)
+        b1, b2 = self.b1, self.b2
+        out = []
+        for i in range(len(params)):
             m[i] = b1 * m[i] + (1 - b1) * grads[i]
             v2[i] = b2 * v2[i] + (1 - b2) * grads[i] ** 2
             mh = m[i] / (1 - b1 ** (k + 1))
             vh = v2[i] / (1 - b2 ** (k + 1))
-            params[i] = params[i] - lr_k * (mh / (np.sqrt(vh) + eps) + weight_decay * params[i])
-        if not np.isfinite(params[0]).all() or not np.isfinite(params[1]).all():
-            raise ValueError(f"training diverged at step {k} with lr = {lr:g}, init_scale = {init_scale:g}, "
-                             f"weight_decay = {weight_decay:g}, eps = {eps:g}, betas = ({b1:g}, {b2:g}): lower lr or "
-                             "init_scale")
-    cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": lr,
-           "weight_decay": weight_decay, "clip": clip, "warmup": warmup, "schedule": schedule,
-           "init_scale": init_scale, "betas": [b1, b2], "prior": prior.describe(),
-           "restricted_support": masks is not None}
-    return TrainResult(params[0], params[1], losses, cfg)
+            out.append(params[i] - lr_k * (mh / (np.sqrt(vh) + self.eps) + self.weight_decay * params[i]))
+        return out
+
+    def diverged(self, k, init_scale):
+        return (f"training diverged at step {k} with lr = {self.lr:g}, init_scale = {init_scale:g}, "
+                f"weight_decay = {self.weight_decay:g}, eps = {self.eps:g}, betas = ({self.b1:g}, {self.b2:g}): lower "
+                "lr or init_scale")
