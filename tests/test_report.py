@@ -173,7 +173,7 @@ def test_report_check_fails_after_a_source_edit_in_a_copy(tmp_path):
     out = tmp_path / "r"
     subprocess.run([sys.executable, "-c", make, str(out)], cwd=copy, check=True)
     assert subprocess.run([sys.executable, "-c", check, str(out)], cwd=copy).returncode == 0
-    src = copy / "theorycheck" / "gaussian.py"
+    src = copy / "theorycheck" / "gaussian" / "isserlis.py"
     src.write_text(src.read_text() + "\n# an edit\n")
     r = subprocess.run([sys.executable, "-c", check, str(out)], cwd=copy, capture_output=True, text=True)
     assert r.returncode == 1 and "sources of theorycheck changed" in r.stderr
