@@ -54,12 +54,12 @@ def test_patcher_restores_everything():
 
 
 def test_exception_under_mutant_counts_as_detection():
-    import theorycheck.validate as v
+    import theorycheck.gaussian.isserlis as v
 
     def boom(*a, **k):
         raise RuntimeError("mutated")
     with Patcher() as p:
-        p.replace(v, "check_int", boom)
+        p.replace(v, "isserlis_plan", boom)
         r = st.run_check("gaussian.moment-vs-enumeration")
     assert not r.passed and "RuntimeError" in r.error
     assert st.run_check("gaussian.moment-vs-enumeration").passed

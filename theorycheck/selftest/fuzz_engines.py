@@ -15,6 +15,7 @@ import numpy as np
 import sympy as sp
 
 from ..codegen import generated_dir, output_root
+from ..models.icl import ICLLayer
 from ..papers.api import Baseline
 
 _G = sp.Symbol("g", real=True)
@@ -59,14 +60,24 @@ def _streamed(RunningMean, samples):
     return rm.estimate()
 
 
+def _icl_training() -> dict:
+    """A tiny full-batch training of the LDS-parameterised layer (the docstring example of ``train_icl``)."""
+    rng = np.random.default_rng(0)
+    Z = rng.standard_normal((20, 4, 2))
+    Z[:, -1, -1] = 0.0
+    y = rng.standard_normal(20)
+    return dict(layer=ICLLayer.lds(), data=(Z, y), W_KQ=0.1 * np.eye(2), W_V=0.1 * np.eye(2), steps=3, lr=0.1,
+                batch=None, support=None, seed=0)
+
+
 BASELINES = [
-    Baseline("theorycheck.gaussian.pairings", dict(n=4)),
-    Baseline("theorycheck.gaussian.moment", dict(cov=np.eye(2), idx=[0, 1, 1, 0])),
-    Baseline("theorycheck.gaussian.expect_product", dict(cov=np.eye(2), linear=[np.ones(2)], quadratic=[np.eye(2)])),
-    Baseline("theorycheck.gaussian.expect_products", dict(cov=np.eye(2), products=[([np.ones(2)], [np.eye(2)])])),
-    Baseline("theorycheck.gaussian.expect_polynomial", dict(cov=np.eye(2), terms=[(2.0, [np.ones(2)] * 2, []), (1.0, [], [np.eye(2)])])),
-    Baseline("theorycheck.gaussian.quadratic_form_matrix", dict(pairs=[(0, 1)], n=2)),
-    Baseline("theorycheck.gaussian.sample", factory=lambda: dict(cov=np.eye(2), size=5, rng=np.random.default_rng(0))),
+    Baseline("theorycheck.gaussian.matchings.pairings", dict(n=4)),
+    Baseline("theorycheck.gaussian.isserlis.moment", dict(cov=np.eye(2), idx=[0, 1, 1, 0])),
+    Baseline("theorycheck.gaussian.expectations.expect_product", dict(cov=np.eye(2), linear=[np.ones(2)], quadratic=[np.eye(2)])),
+    Baseline("theorycheck.gaussian.expectations.expect_products", dict(cov=np.eye(2), products=[([np.ones(2)], [np.eye(2)])])),
+    Baseline("theorycheck.gaussian.expectations.expect_polynomial", dict(cov=np.eye(2), terms=[(2.0, [np.ones(2)] * 2, []), (1.0, [], [np.eye(2)])])),
+    Baseline("theorycheck.gaussian.forms.quadratic_form_matrix", dict(pairs=[(0, 1)], n=2)),
+    Baseline("theorycheck.gaussian.sampling.sample", factory=lambda: dict(cov=np.eye(2), size=5, rng=np.random.default_rng(0))),
     Baseline("theorycheck.hermite.hermite_h", dict(m=3, x=0.5), allow_inf=True),  # h_m(±inf) = (±1)^m inf
     Baseline("theorycheck.hermite.hermite_coefficients", dict(f=sp.sin(_G), m_max=2, dps=20)),
     Baseline("theorycheck.hermite.gaussian_expectation", dict(f=sp.cos(_G), dps=20)),
@@ -108,4 +119,8 @@ BASELINES = [
     Baseline("theorycheck.seeds.seed_text", dict(paper="004")),
     Baseline("theorycheck.seeds.seed_lines", dict(paper="004", start=1, end=2)),
     Baseline("theorycheck.seeds.paper_id", dict(paper="004")),
+    Baseline("theorycheck.models.icl.train_icl", factory=_icl_training, skip=("layer", "data", "support")),
+    Baseline("theorycheck.models.icl.check_support", dict(support=(np.eye(2, dtype=bool), np.eye(2, dtype=bool)), D=2)),
+    Baseline("theorycheck.models.samplers.regression_tokens", dict(X=np.ones((1, 2, 1)), Y=np.array([[2.0, 5.0]]))),
+    Baseline("theorycheck.models.samplers.series_tokens", dict(Y=np.arange(1.0, 6.0), s=1)),
 ]

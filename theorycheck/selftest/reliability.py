@@ -53,6 +53,7 @@ __all__ = ["Baseline", "BAD_VALUES", "fuzz", "classify_call", "baselines", "publ
 #: core modules whose ``__all__`` callables are the public API covered here (each paper adds its own ``MODULES``)
 PUBLIC_MODULES = ("gaussian", "hermite", "montecarlo", "codegen", "validate", "models.attention",
                   "models.prompts", "models.dynamics", "models.filters", "models.ridge", "models.training",
+                  "models.icl", "models.samplers",
                   "verdicts.rules", "verdicts.selfcheck", "verdicts.estimate", "reconcile", "seeds")
 #: the core's own baseline modules (``theorycheck.selftest.fuzz_<part>``); papers are parts by their key
 CORE_PARTS = ("engines", "verdicts")
