@@ -174,3 +174,11 @@ def test_params_declare_their_provenance():
     with pytest.raises(ValueError, match="provenance"):
         Param("s", 1.0, "guessed", "why")
     assert json.dumps(SIGMA.as_dict())
+
+
+def test_reproduction_takes_params_and_derives_chosen():
+    """The printed-number rule accepts Params like every rule (it delegates to the equivalence rule)."""
+    p = Param("mu", 0.1, "chosen", "the seed gives no step size", admissible=(0.0, 1.0))
+    s = rules.reproduction("LMS = 0.264", Estimate(0.2642, 0.0001, 10_000, 9_999), "0.264", params=[p])
+    assert s.chosen == {"mu": 0.1} and s.params["mu"]["provenance"] == "chosen"
+    assert s.details["stated"] == "0.264" and s.rule == "reproduction"

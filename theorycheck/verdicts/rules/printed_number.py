@@ -8,7 +8,7 @@ from ...validate import ParameterTypeError, check_real, check_str
 from ..estimate import Estimate
 from ..text import value_comparison_text
 from .approximate_equivalence import equivalence
-from .common import check_scale, common_kwargs
+from .common import check_scale
 from .registry import Rule, register
 
 
@@ -50,13 +50,14 @@ def reproduction(statement: str, estimate, stated: str, *, model_margin: float =
     >>> s.margin, s.p_value["for"] < 0.01
     (0.0005, True)
     """
-    c = common_kwargs(kw)
     statement = check_str("statement", statement)
     value, tol = printed_tolerance(stated)
     check_scale(stated=value)
     mm = check_real("model_margin", model_margin, low=0.0) * (abs(value) if relative_model_margin else 1.0)
-    c["details"].update({"stated": str(stated), "printed_tolerance": tol, "model_margin": mm})
-    sc = equivalence(statement, estimate, value, margin=tol + mm, **c)
+    if kw.get("details") is None or isinstance(kw["details"], dict):      # anything else: equivalence refuses it
+        kw["details"] = {**(kw.get("details") or {}), "stated": str(stated), "printed_tolerance": tol,
+                         "model_margin": mm}
+    sc = equivalence(statement, estimate, value, margin=tol + mm, **kw)     # validates the common keywords once
     sc.rule = "reproduction"
     return sc
 
