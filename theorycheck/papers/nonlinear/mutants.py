@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import math
+
 from ...models import attention, prompts, ridge
 from ..api import Mutant
+from . import claims_theory, fixtures
 from .theory import a1zero, icl, simulate, teachers
 
 
@@ -109,6 +112,37 @@ def _error_drops_noise(p):
     p.replace(simulate, "_run_sweep", run_sweep)
 
 
+def _trivial_is_contender(p):
+    orig = claims_theory.result1_theory
+
+    def result1_theory(config):
+        th, _ = orig(config)
+        return th, th                          # BUG: the trivial alternative (noise-only) computed as Result 1 itself
+    p.replace(claims_theory, "result1_theory", result1_theory)
+
+
+def _fig2_tau_is_alpha(p):
+    orig = fixtures.fig2_curves
+
+    def fig2_curves(runs):
+        out = orig(runs)
+        for a, c in out.items():
+            c["tau"] = a                       # BUG: Figure 2's theory curve at τ = α instead of τ = α/2
+        return out
+    p.replace(fixtures, "fig2_curves", fig2_curves)
+
+
+def _fig1_divides_by_a1(p):
+    orig = fixtures.fig1_normalisations
+
+    def fig1_normalisations():
+        out = orig()
+        c_sin, c_lin = out["MSE ÷ a₁²"]
+        out["MSE ÷ a₁²"] = (math.sqrt(c_sin), c_lin)       # BUG: the sin MSE divided by a₁, not a₁²
+        return out
+    p.replace(fixtures, "fig1_normalisations", fig1_normalisations)
+
+
 MUTANTS = [
     Mutant("nonlinear-rho-nl-omit-m0", "ρ_nl = ρ + Σ_{m≥2} a_m²: the m = 0 term a₀² omitted (matters for ReLU, |g|, "
            "g + c)", ("004-rho-definitions", "004-rho-nl-includes-m0"), _omit_m0),
@@ -128,4 +162,10 @@ MUTANTS = [
            ("004-predictor-and-ridge",), _penalty_unscaled),
     Mutant("nonlinear-test-error-drops-noise", "simulated test error without the label-noise variance ρ",
            ("004-fig2-simulation",), _error_drops_noise),
+    Mutant("nonlinear-trivial-is-contender", "Result 1's trivial alternative (the noise-only substitution) computed as "
+           "Result 1 itself", ("004-result1",), _trivial_is_contender),
+    Mutant("nonlinear-fig2-tau-is-alpha", "Figure 2's theory curve evaluated at τ = α instead of τ = α/2",
+           ("004-fig2-overlay", "004-fig2-simulation"), _fig2_tau_is_alpha),
+    Mutant("nonlinear-fig1-divides-by-a1", "Figure 1's normalised reading divides the sin MSE by a₁ instead of a₁²",
+           ("004-fig1-shape", "004-fig1-gap"), _fig1_divides_by_a1),
 ]

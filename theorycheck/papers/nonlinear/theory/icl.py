@@ -150,17 +150,30 @@ def _linear_error(s: Setting) -> float:
 # general covariance (ridgeless), Silverstein deterministic equivalent
 # ------------------------------------------------------------------------------------------------
 def _as_cov(name, C, d=None):
+    """A validated covariance: a 1-D array of eigenvalues (diagonal covariance, kept 1-D: no d×d matrix is formed)
+    or a d×d PSD matrix; ``d`` the size it must have."""
     a = check_array(name, C, ndim=(1, 2))
     if a.ndim == 1:
         if not np.all(np.isfinite(a)) or np.any(a < 0):
             raise ValueError(f"{name} (eigenvalues) must be finite and non-negative")
-        a = np.diag(a)
-    a = check_psd(name, a)
+    else:
+        a = check_psd(name, a)
     if a.shape[0] == 0:
         raise ValueError(f"{name} must be at least 1x1")
     if d is not None and a.shape[0] != d:
-        raise ValueError(f"{name} must have shape ({d}, {d}), got {a.shape}")
+        shape = f"({d},) eigenvalues or ({d}, {d})"
+        raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
     return a
+
+
+def _train_eigenbasis(Ctr: np.ndarray, Cte: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(eigenvalues of C_train, diagonal of C_test in C_train's eigenbasis)``: all the general form needs (it
+    only takes traces of C_test against functions of C_train). Diagonal inputs (1-D) are their own eigenbasis."""
+    if Ctr.ndim == 1:
+        return np.clip(Ctr, 0.0, None), (Cte if Cte.ndim == 1 else np.diag(Cte).copy())
+    evals, V = np.linalg.eigh(Ctr)
+    te = np.sum(V * V * Cte[:, None], axis=0) if Cte.ndim == 1 else np.sum(V * (Cte @ V), axis=0)
+    return np.clip(evals, 0.0, None), te
 
 
 def _silverstein(z, evals, kappa):
@@ -215,15 +228,14 @@ def e_icl_linear_general(tau, alpha, kappa, rho, C_train, C_test, alpha_test=Non
 
 
 def _general_error(s: Setting, Ctr: np.ndarray, Cte: np.ndarray, alpha_test: float) -> float:
-    """:func:`e_icl_linear_general` of a validated setting and validated d×d covariances."""
+    """:func:`e_icl_linear_general` of a validated setting and validated covariances (1-D eigenvalues or d×d)."""
     tau, alpha, kappa, rho = s.tau, s.alpha, s.kappa, s.rho
     d = Ctr.shape[0]
     if tau == 1.0:
         return math.inf
-    evals, V = np.linalg.eigh(Ctr)
-    evals = np.clip(evals, 0.0, None)
-    rho_tr = float(np.trace(Ctr)) / d + rho
-    rho_te = float(np.trace(Cte)) / d + rho
+    evals, te = _train_eigenbasis(Ctr, Cte)
+    rho_tr = float(np.sum(evals)) / d + rho
+    rho_te = float(np.sum(te)) / d + rho
     q = rho_tr / alpha
 
     def M_of(z):
@@ -236,13 +248,11 @@ def _general_error(s: Setting, Ctr: np.ndarray, Cte: np.ndarray, alpha_test: flo
     nu = q + xi
     M, dM, _ = M_of(nu)
     kinv = 0.0 if math.isinf(kappa) else 1.0 / kappa
-    # work in the eigenbasis of C_train
-    Cte_e = V.T @ Cte @ V
     f_diag = 1.0 / ((1 - kinv + nu * kinv * M) * evals + nu)
     f2_diag = f_diag * ((M * kinv + nu * kinv * dM) * evals + 1) * f_diag
     c = (rho + nu - nu * nu * M - xi * (1 - 2 * nu * M - nu * nu * dM)) / (tau - (1 - 2 * xi * M - xi * xi * dM))
-    trF = float(np.sum(np.diag(Cte_e) * f_diag)) / d
-    trF2 = float(np.sum(np.diag(Cte_e) * f2_diag)) / d
+    trF = float(np.sum(te * f_diag)) / d
+    trF2 = float(np.sum(te * f2_diag)) / d
     return float(rho + rho_te / alpha_test * (1 + (c - 2 * nu) * M + (xi * c - nu * nu) * dM)
                  + c * trF - (c * xi - nu * nu) * trF2)
 
