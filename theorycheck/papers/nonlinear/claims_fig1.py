@@ -20,7 +20,7 @@ from ...verdicts import Estimate, rules
 from ...verdicts.rules.trivial import against_trivial
 from ..api import Note
 from . import figures, theory as nl
-from .fixtures import FIG1_TEACHERS, fig1_curves, fig1_normalisations, fig1_teacher
+from .fixtures import FIG1_TEACHERS, fig1_curves, fig1_normalisations, fig1_teacher, result1_curves
 from .registry import claims
 from .claims_theory import result1_theory, scan_estimates, scan_params
 from .settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes
@@ -96,16 +96,16 @@ def fig1_overlay(ctx, fig1_runs, result1_scan):
                                     f"the theory curve {th:.4g} (within 10 %)", e, th, margin=MARGIN_REL, relative=True,
                                     overlay=_OVERLAYS[name], clauses="c4", params=ps, extent=extent,
                                     scope=_fig1_scope(ctx, d) + "; the figure's size, finite d against the d → ∞ curve")
-    yield from _fig1_finite_size(ctx, result1_scan)
+    yield from _fig1_finite_size(ctx, result1_curves(result1_scan))
 
 
-def _fig1_finite_size(ctx, result1_scan):
+def _fig1_finite_size(ctx, curves):
     """The overlay's finite-size analysis at the figure's own setting (sin, α = κ = 2): the d-scan of 004-result1 at
     τ = 0.5 and 2, the configurations of that claim at this setting."""
     MARGIN_REL = 0.05
     P = params(ctx)
     for config in ("sin-a2-k2-t0.5", "sin-a2-k2-t2"):
-        data, (f, al, ka, tau) = result1_scan[config], RESULT1_CONFIGS[config]
+        data, (f, al, ka, tau) = curves[config], RESULT1_CONFIGS[config]
         th = result1_theory(config)[0] / A1SQ
         m, se, dfs = scan_estimates([x / A1SQ for x in data["teacher"]])
         yield rules.asymptotic(f"finite-size analysis: sin ÷ a₁² at τ = {tau:g} → the theory curve {th:.4f} as d → ∞",

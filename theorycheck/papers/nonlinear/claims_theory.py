@@ -20,7 +20,7 @@ from ...verdicts.rules.trivial import against_trivial
 from ..api import Derivation, Note
 from . import assumptions as _assumptions, figures, theory as nl
 from .derivations import nonlinear_a1_zero as A
-from .fixtures import aniso_covariances
+from .fixtures import aniso_covariances, result1_curves
 from .generated import nonlinear_a1_zero as NA
 from .generated import nonlinear_moments as NM
 from .registry import claims
@@ -98,7 +98,7 @@ def result1(ctx, result1_scan):
     P = params(ctx)
     yield from _result1_exact(P)
     panels = {}
-    for config, data in result1_scan.items():
+    for config, data in result1_curves(result1_scan).items():
         yield from _result1_config(ctx, config, data, panels)
     ctx.save_figure(*figures.result1_extrapolation(panels, ctx.mode))
     yield _assumptions.assumption_note("004-result1")
@@ -204,7 +204,7 @@ def result1_asymptotic_only(ctx, result1_scan):
     error."""
     MARGIN_REL = 0.01        # differences within 1 % of Result 1 would count as "the same" at finite d
     ps = scan_params(ctx)
-    for config, data in result1_scan.items():
+    for config, data in result1_curves(result1_scan).items():
         f, al, ka, tau = RESULT1_CONFIGS[config]
         th, _ = result1_theory(config)
         d0 = data["ds"][0]

@@ -10,7 +10,8 @@ No task runs longer than about 30 s at paper scale on two cores (issue 23): Figu
 :data:`~.settings.FIG1_BATCHES` batches of trials (each batch its own seed, shared by the three teachers: the trials
 of one batch stay paired), Figure 2's runs into one task per (α, κ) (each point had its own seed already),
 Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`) and the runs at the two
-stated noises (:func:`fig1_stated`).
+stated noises (:func:`fig1_stated`), Result 1's d-scan into one task per (configuration, d) (each size had its own
+seed already: the numbers are unchanged).
 """
 from __future__ import annotations
 
@@ -42,21 +43,35 @@ def aniso_covariances(d: int) -> tuple[np.ndarray, np.ndarray]:
     return ev, ev[::-1].copy()
 
 
-@claims.fixture(params=lambda ctx: list(RESULT1_CONFIGS))
-def result1_scan(ctx, config):
-    """Teacher and its Result-1 surrogate (a₁xᵀw, noise ρ_nl) over the d grid, common random numbers."""
+def _result1_params(ctx) -> list[str]:
+    return [f"{config}/{d}" for config in RESULT1_CONFIGS for d in sizes(ctx)["ext_ds"]]
+
+
+@claims.fixture(params=_result1_params)
+def result1_scan(ctx, point):
+    """Teacher and its Result-1 surrogate (a₁xᵀw, noise ρ_nl) at one size of the d grid (``point`` =
+    ``"<config>/<d>"``; each size its own seed, as before the split), common random numbers for the two."""
+    config, d = point.rsplit("/", 1)
     f, alpha, kappa, tau = RESULT1_CONFIGS[config]
-    sz = sizes(ctx)
+    sz, d = sizes(ctx), int(d)
+    T = dict(zip(sz["ext_ds"], sz["ext_trials"]))[d]
     teachers = {"teacher": (f, RHO), "surrogate": nl.surrogate_teacher(f, RHO)}
-    out = {"ds": list(sz["ext_ds"]), "teacher": [], "surrogate": []}
-    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
-        kw = {}
-        if "aniso" in config:
-            kw["C_train"], kw["C_test"] = aniso_covariances(d)
-        res = nl.simulate_teachers(teachers, d, alpha, kappa, [tau], T, ctx.seed_for(f"result1/{config}/{d}"),
-                                   n_test=sz["ext_ntest"], **kw)
-        for k in ("teacher", "surrogate"):
-            out[k].append(res[k].trial_means[:, 0].copy())
+    kw = {}
+    if "aniso" in config:
+        kw["C_train"], kw["C_test"] = aniso_covariances(d)
+    res = nl.simulate_teachers(teachers, d, alpha, kappa, [tau], T, ctx.seed_for(f"result1/{config}/{d}"),
+                               n_test=sz["ext_ntest"], **kw)
+    return {"d": d, **{k: res[k].trial_means[:, 0].copy() for k in ("teacher", "surrogate")}}
+
+
+def result1_curves(runs: dict) -> dict:
+    """The sizes of :func:`result1_scan` joined per configuration (in the order of :data:`RESULT1_CONFIGS`), by
+    increasing d: ``{config: {"ds", "teacher", "surrogate"}}`` (per-trial arrays, one per d)."""
+    out = {}
+    for config in RESULT1_CONFIGS:
+        pts = sorted((r for p, r in runs.items() if p.rsplit("/", 1)[0] == config), key=lambda r: r["d"])
+        if pts:
+            out[config] = {"ds": [r["d"] for r in pts], **{k: [r[k] for r in pts] for k in ("teacher", "surrogate")}}
     return out
 
 
