@@ -124,8 +124,8 @@ def _result1_exact(P):
                              [ls["a1"], ls["rho_f"]], [lt["a1"], lt["rho_f"]], rtol=1e-12, clauses="c3", params=ps,
                              scope="label moments of f and of a₁g with noise ρ_nl (the finite-ℓ moments μ differ; "
                                    "Appendix B drops them)")
-    eps = (1e-3, 1e-4)
-    near = [nl.e_icl_nonlinear(nl.TEACHERS["he2"] + sp.Float(x) * nl.G, t, 2.0, 2.0, RHO) for x in eps for t in (0.5, 2.0)]
+    eps = (sp.Rational(1, 10 ** 3), sp.Rational(1, 10 ** 4))   # rationals: a Float coefficient took SymPy 8 s a teacher
+    near = [nl.e_icl_nonlinear(nl.TEACHERS["he2"] + x * nl.G, t, 2.0, 2.0, RHO) for x in eps for t in (0.5, 2.0)]
     box = [nl.risk_a1_zero(t, float(nl.rho_nonlinear("he2", RHO))) for x in eps for t in (0.5, 2.0)]
     yield rules.identity("condition a₁ ≠ 0 audited: as a₁ = ε → 0 (ρ_nl fixed), Result 1 tends to the a₁ = 0 branch "
                          "(continuous; the condition defines the surrogate, the formula does not break there)",
