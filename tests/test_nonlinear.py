@@ -16,6 +16,7 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 from theorycheck.papers.nonlinear import theory as nl
+from theorycheck.papers.nonlinear.fixtures import aniso_covariances
 from theorycheck.verdicts import Estimate
 
 G = nl.G
@@ -123,6 +124,28 @@ def test_general_covariance_non_commuting_test_matrix():
     # and the test covariance does matter: aligned (C_te = C_tr) differs from the rotated one
     e_aligned = nl.e_icl_linear_general(2.0, 2.0, 2.0, RHO, ev, ev)
     assert abs(e_aligned - e_rot) > 1e-3
+
+
+def test_general_covariance_representations_agree():
+    """Diagonal covariances are kept as eigenvalue arrays: every mix of 1-D and d×d inputs, and a rotated (non-diagonal)
+    C_train with C_test rotated alike, give the same error (the formula is invariant under a common rotation)."""
+    rng = np.random.default_rng(2)
+    d = 24
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    ctr, cte = rng.uniform(0.2, 2.0, d), rng.uniform(0.2, 2.0, d)
+    ref = nl.e_icl_linear_general(0.7, 2.0, 1.5, RHO, ctr, cte)
+    for a, b in ((np.diag(ctr), cte), (ctr, np.diag(cte)), (np.diag(ctr), np.diag(cte)),
+                 (Q @ np.diag(ctr) @ Q.T, Q @ np.diag(cte) @ Q.T)):
+        assert abs(nl.e_icl_linear_general(0.7, 2.0, 1.5, RHO, a, b) - ref) < 1e-10 * ref
+
+
+def test_anisotropic_theory_value_converges_like_one_over_d():
+    """The evenly spaced spectrum of the anisotropic Result-1 configuration: the general form converges like 1/d
+    (end points included), so d = 1e5 stands for d → ∞ to about 3e-6 (the claim's margin is 5 %)."""
+    e = {d: nl.e_icl_linear_general(2.0, 2.0, 2.0, 0.16, *aniso_covariances(d)) for d in (25_000, 50_000, 100_000)}
+    r1, r2 = e[25_000] - e[50_000], e[50_000] - e[100_000]
+    assert 1.8 < r1 / r2 < 2.2                       # halving 1/d halves the error: first order in 1/d
+    assert abs(r2) < 1e-5                            # the d = 1e5 value is within |r2| ≈ its distance to the limit
 
 
 # ----------------------------------------------------------------------------------- Result 1
