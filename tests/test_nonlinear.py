@@ -16,6 +16,7 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 from theorycheck.papers.nonlinear import theory as nl
+from theorycheck.papers.nonlinear.fixtures import aniso_covariances
 from theorycheck.verdicts import Estimate
 
 G = nl.G
@@ -123,6 +124,28 @@ def test_general_covariance_non_commuting_test_matrix():
     # and the test covariance does matter: aligned (C_te = C_tr) differs from the rotated one
     e_aligned = nl.e_icl_linear_general(2.0, 2.0, 2.0, RHO, ev, ev)
     assert abs(e_aligned - e_rot) > 1e-3
+
+
+def test_general_covariance_representations_agree():
+    """Diagonal covariances are kept as eigenvalue arrays: every mix of 1-D and d×d inputs, and a rotated (non-diagonal)
+    C_train with C_test rotated alike, give the same error (the formula is invariant under a common rotation)."""
+    rng = np.random.default_rng(2)
+    d = 24
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    ctr, cte = rng.uniform(0.2, 2.0, d), rng.uniform(0.2, 2.0, d)
+    ref = nl.e_icl_linear_general(0.7, 2.0, 1.5, RHO, ctr, cte)
+    for a, b in ((np.diag(ctr), cte), (ctr, np.diag(cte)), (np.diag(ctr), np.diag(cte)),
+                 (Q @ np.diag(ctr) @ Q.T, Q @ np.diag(cte) @ Q.T)):
+        assert abs(nl.e_icl_linear_general(0.7, 2.0, 1.5, RHO, a, b) - ref) < 1e-10 * ref
+
+
+def test_anisotropic_theory_value_converges_like_one_over_d():
+    """The evenly spaced spectrum of the anisotropic Result-1 configuration: the general form converges like 1/d
+    (end points included), so d = 1e5 stands for d → ∞ to about 3e-6 (the claim's margin is 5 %)."""
+    e = {d: nl.e_icl_linear_general(2.0, 2.0, 2.0, 0.16, *aniso_covariances(d)) for d in (25_000, 50_000, 100_000)}
+    r1, r2 = e[25_000] - e[50_000], e[50_000] - e[100_000]
+    assert 1.8 < r1 / r2 < 2.2                       # halving 1/d halves the error: first order in 1/d
+    assert abs(r2) < 1e-5                            # the d = 1e5 value is within |r2| ≈ its distance to the limit
 
 
 # ----------------------------------------------------------------------------------- Result 1
@@ -525,3 +548,66 @@ def test_teacher_moments_of_numeric_constants_are_never_stale():
         c = float(i) / 7.0 + 0.25
         m = nl.teacher_moments(c)
         assert float(m["a0"]) == pytest.approx(c, rel=1e-12) and float(m["Ef2"]) == pytest.approx(c * c, rel=1e-12)
+
+
+# ----------------------------------------------------------------------------------- one of each thing, validate once
+def test_result1_routes_agree_with_the_reference_over_random_inputs():
+    """Every route of RESULT1_ROUTES against REFERENCE_ROUTE at random (teacher, τ, α, κ) on both sides of τ = 1."""
+    from theorycheck.papers.nonlinear.theory import icl
+    assert nl.REFERENCE_ROUTE in nl.RESULT1_ROUTES and set(nl.RESULT1_ROUTES) == {"rescale", "covariance"}
+    rng = np.random.default_rng(2024)
+    for _ in range(12):
+        f = str(rng.choice(["sin", "tanh", "relu", "cube", "erf"]))
+        tau = float(np.exp(rng.uniform(np.log(0.2), np.log(20.0))))
+        alpha = float(np.exp(rng.uniform(np.log(0.3), np.log(50.0))))
+        kappa = float(rng.choice([np.exp(rng.uniform(np.log(0.2), np.log(10.0))), math.inf]))
+        ref = nl.e_icl_nonlinear(f, tau, alpha, kappa, RHO, method=nl.REFERENCE_ROUTE)
+        for name in nl.RESULT1_ROUTES:
+            assert nl.e_icl_nonlinear(f, tau, alpha, kappa, RHO, method=name) == pytest.approx(ref, rel=1e-8), \
+                (name, f, tau, alpha, kappa)
+    assert icl.COVARIANCE_ROUTE_D >= 100
+    with pytest.raises(ValueError, match="lam = 0 only"):
+        nl.e_icl_nonlinear("sin", 2.0, 2.0, 2.0, RHO, lam=0.1, method="covariance")
+
+
+def test_setting_validates_once_and_names_the_parameter():
+    s = nl.setting(2.0, 3.0, math.inf, 0.1, 0.2)
+    assert (s.tau, s.alpha, s.kappa, s.rho, s.lam) == (2.0, 3.0, math.inf, 0.1, 0.2)
+    assert s.replace(rho=0.5).rho == 0.5 and s.rho == 0.1                   # frozen: replace builds a new one
+    with pytest.raises(ValueError, match="kappa"):
+        nl.setting(2.0, 2.0, 1e17, 0.1)
+    with pytest.raises(ValueError, match="rho_nl"):
+        nl.setting(2.0, 2.0, 2.0, -1.0, rho_name="rho_nl")
+    with pytest.raises(ValueError, match="rho_nl"):                          # risk_a1_zero's own parameter name
+        nl.risk_a1_zero(0.5, float("nan"))
+    with pytest.raises(TypeError, match="Setting"):
+        nl.pure_noise_error((0.5, 1.0, math.inf, 1.0, 0.0))
+    # the a₁ = 0 branch of Result 1 and the public risk are one function of one validated setting
+    for tau, lam in ((0.5, 0.0), (2.0, 0.0), (0.7, 0.3)):
+        assert nl.pure_noise_error(nl.setting(tau, 2.0, math.inf, 1.1, lam)) == nl.risk_a1_zero(tau, 1.1, 2.0, lam)
+
+
+def test_rank_floor_closed_form_against_an_independent_integral():
+    """The hand-written rank-r floor ρ + ½ − ½(1+4/r)^{−r/2} − (1+2/r)^{−r/2−1} against its definition
+    ρ + E_σ[E sin²(σg) − (E g sin σg)²], σ² ~ Γ(r/2, 2/r), integrated by mpmath over σ² (the inner Gaussian
+    means in closed form: E sin²(σg) = (1 − e^{−2σ²})/2, E g sin(σg) = σ e^{−σ²/2})."""
+    import mpmath
+    for r in (1, 2, 3, 7, 40):
+        k, th = mpmath.mpf(r) / 2, mpmath.mpf(2) / r
+        dens = lambda v: v ** (k - 1) * mpmath.exp(-v / th) / (mpmath.gamma(k) * th ** k)  # noqa: E731
+        inner = lambda v: (1 - mpmath.exp(-2 * v)) / 2 - v * mpmath.exp(-v)             # noqa: E731
+        want = RHO + mpmath.quad(lambda v: dens(v) * inner(v), [0, 1, mpmath.inf])
+        assert nl.rank_floor_sin(r, RHO) == pytest.approx(float(want), rel=1e-12), r
+
+
+def test_extrapolate_is_the_asymptotic_rules_fit():
+    """One finite-size fit: extrapolate reads the intercept and its SE from rules.asymptotic's weighted fit."""
+    from theorycheck.verdicts import rules
+    ds, ses = [12, 16, 24, 32, 40], [0.01, 0.012, 0.02, 0.015, 0.03]
+    means = [0.7 + 1.3 / d + 0.004 * (-1) ** i for i, d in enumerate(ds)]
+    law = rules.asymptotic("x", ds, means, ses, 0.0, margin=1.0, laws={"1/d": (1.0,)}).details["laws"]["1/d"]
+    r = nl.extrapolate(ds, means, ses)
+    assert r["intercept"] == law["intercept"] and r["chi2"] == law["chi2"] and r["p_fit"] == law["p_gof"]
+    assert r["se"] == law["intercept_se"] * max(1.0, math.sqrt(law["chi2"] / law["dof"]))
+    with pytest.raises(ValueError, match="points"):
+        nl.extrapolate([8, 16], [1.0, 0.9], [0.1, 0.1])

@@ -1,14 +1,16 @@
 """Paper 004 — "What can linear attention learn from nonlinear teachers in-context?"
 
-Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order:
-:mod:`.claims` (lines 6–136), :mod:`.claims_theory` (140–164), :mod:`.claims_figures` (170–219), sharing the
-registry :mod:`.registry`; simulations shared between claims: :mod:`.fixtures` (including Figure 1's joint
-reconciliation of the linear teacher's noise and the error normalisation); assumption maps and stress paths of
-Result 1, the a₁ = 0 branch, Lemma 1 and the transition: :mod:`.assumptions`; sizes and the toolkit's choices:
-:mod:`.settings`; figures: :mod:`.figures`; fault-injection mutants: :mod:`.mutants`; reliability baselines:
-:mod:`.fuzz`. Mathematics: :mod:`.theory` (teachers, e_ICL and Result 1, the a₁ = 0 branch, the simulation of the
-actual model, Appendix-B samplers, extrapolation) on the engine :mod:`theorycheck.hermite`; models:
-:mod:`theorycheck.models`; SymPy derivations: :mod:`.derivations`, their generated code: :mod:`.generated`.
+Seed summary: ``seed.txt`` (``004_50ac83a765c0b948.txt``). Claims, in seed order, one module per section:
+:mod:`.claims_setup` (lines 6–81), :mod:`.claims_hermite` (85–109), :mod:`.claims_moments` (115–136),
+:mod:`.claims_theory` (140–164), :mod:`.claims_fig1` (170–190), :mod:`.claims_fig2` (192–219), registered by
+:mod:`.claims` into :mod:`.registry`; every other sentence of the seed is assigned in :mod:`.seed_map`. Simulations
+shared between claims (each split into tasks of at most ~30 s): :mod:`.fixtures`; assumption maps and stress paths
+of Result 1, the a₁ = 0 branch, Lemma 1 and the transition: :mod:`.assumptions`; sizes and the provenance of every
+value (stated, convention, chosen): :mod:`.settings`; figures: :mod:`.figures`; fault-injection mutants:
+:mod:`.mutants`; reliability baselines: :mod:`.fuzz`. Mathematics: :mod:`.theory` (teachers, e_ICL and Result 1, the
+a₁ = 0 branch, the simulation of the actual model, Appendix-B samplers, extrapolation) on the engine
+:mod:`theorycheck.hermite`; models: :mod:`theorycheck.models`; SymPy derivations: :mod:`.derivations`, their
+generated code: :mod:`.generated`.
 """
 from ..api import Paper
 from . import claims as _claims  # noqa: F401  (registers the claims of every part, in seed order)

@@ -43,6 +43,9 @@ INV_NU = (0.0, 0.0333, 0.1, 0.1667, 0.25, 0.3333, 0.4)
 INV_NU_A0 = (0.0, 0.01, 0.0333, 0.05, 0.1, 0.1667)
 #: ridge λ along the "ridgeless" paths.
 LAMBDAS = (0.0, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+#: the resolutions the breaking points are located to (declared with the paths; in the violation's own units): 1/ν to
+#: 0.1, λ to 0.1 on the ridge paths (rank: 1/r to 0.5, ε to 0.2, ω to 0.5, 1/α to 0.025, the fixed point's λ to 0.2)
+RES_INV_NU, RES_LAMBDA = 0.1, 0.1
 #: first Hermite coefficient added to He₂ along the "a₁ = 0" path (f = He₂ + ε g).
 EPSILONS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
 #: ‖w‖²/d along the task-norm path of Lemma 1.
@@ -139,7 +142,7 @@ claims.assumption(R1, "Gaussian label noise", stated=False,
 
 
 @claims.stress(R1, "Gaussian inputs x ~ N(0, I_d/d)", path="independent Student-t input coordinates, unit variance",
-               violation="1/ν (0 = Gaussian)", values=list(INV_NU))
+               violation="1/ν (0 = Gaussian)", values=list(INV_NU), resolution=RES_INV_NU)
 def r1_iid_t(ctx, v):
     return _law_point(ctx, "r1-iid-t", v, "input_law", "iid-t",
                       "Result 1 with iid Student-t inputs (ν = {nu}): the error equals the Gaussian-input error",
@@ -148,7 +151,7 @@ def r1_iid_t(ctx, v):
 
 @claims.stress(R1, "the projection xᵀw replaced by a standard Gaussian (Appendix A)",
                path="elliptical (multivariate) Student-t inputs: xᵀw a Gaussian scale mixture", violation="1/ν (0 = Gaussian)",
-               values=list(INV_NU))
+               values=list(INV_NU), resolution=RES_INV_NU)
 def r1_elliptical_t(ctx, v):
     return _law_point(ctx, "r1-elliptical-t", v, "input_law", "elliptical-t",
                       "Result 1 with elliptical Student-t inputs (ν = {nu}): the error equals the Gaussian-input error",
@@ -156,11 +159,44 @@ def r1_elliptical_t(ctx, v):
 
 
 @claims.stress(R1, "Gaussian label noise", path="Student-t label noise of variance ρ", violation="1/ν (0 = Gaussian)",
-               values=list(INV_NU))
+               values=list(INV_NU), resolution=RES_INV_NU)
 def r1_noise_t(ctx, v):
     return _law_point(ctx, "r1-noise-t", v, "noise_law", "t",
                       "Result 1 with Student-t label noise (ν = {nu}): the error equals the Gaussian-noise error",
                       STRESS_CONFIG, "t label noise")
+
+
+def _reduction_gap(ctx, lam):
+    """Per-trial teacher − surrogate error at ridge ``lam`` on the λ path's shared draws (sin, STRESS_CONFIG)."""
+    sz = sizes(ctx)
+    f, al, ka, tau = STRESS_CONFIG
+    d, T, nt = sz["stress_d"], sz["stress_trials"], sz["stress_ntest"]
+    seed = ctx.seed_for("stress/r1-lambda")
+
+    def run():
+        res = nl.simulate_teachers({"teacher": (f, RHO), "surrogate": nl.surrogate_teacher(f, RHO)}, d, al, ka, [tau],
+                                   T, seed, n_test=nt, lam=lam)
+        return res["teacher"].trial_means[:, 0] - res["surrogate"].trial_means[:, 0]
+    return _RUNS.get_or_compute(key("r1-lambda", d, al, ka, tau, T, seed, nt, lam), run).copy()
+
+
+@claims.stress(R1, "ridgeless (λ → 0)", path="ridge penalty (n/d)λ‖Γ‖², λ > 0: teacher − surrogate",
+               violation="λ", values=list(LAMBDAS), resolution=RES_LAMBDA)
+def r1_lambda(ctx, lam):
+    """Is 'ridgeless' the operative condition of the reduction? [teacher − surrogate](λ) − [teacher − surrogate](0)
+    on shared draws: 0 when the surrogate still stands for the teacher under ridge λ."""
+    sz = sizes(ctx)
+    f, al, ka, tau = STRESS_CONFIG
+    d, T = sz["stress_d"], sz["stress_trials"]
+    th = nl.e_icl_nonlinear(f, tau, al, ka, RHO)
+    base = _reduction_gap(ctx, 0.0)
+    est = Estimate.from_samples((_reduction_gap(ctx, lam) if lam else base) - base)
+    return rules.equivalence(f"Result 1's reduction (teacher = surrogate) holds with ridge λ = {lam:g} as at λ = 0",
+                             est, 0.0, margin=MARGIN_REL * th,
+                             scope=f"actual model, {f}, α = {al:g}, κ = {ka:g}, τ = {tau:g}, ρ = 0.1, d = {d}, {T} "
+                                   f"paired trials; (teacher − surrogate) at λ = {lam:g} minus at λ = 0 (same draws); "
+                                   f"margin {MARGIN_REL:.0%} of the theory's {th:.4g}",
+                             chosen=_chosen(sz, d, T))
 
 
 def _rank_values(ctx):
@@ -173,7 +209,7 @@ def _rank_values(ctx):
 
 
 @claims.stress(R1, "tr C² = o(d²) (effective rank → ∞)", path="rank-r task covariance (d/r)·diag(1_r, 0), tr C = d",
-               violation="1/r_eff (1/d = isotropic)", values=_rank_values)
+               violation="1/r_eff (1/d = isotropic)", values=_rank_values, resolution=0.5)
 def r1_rank(ctx, v):
     """[teacher(C) − teacher(I)] − [Result 1(C) − Result 1(I)] on shared draws: 0 when Result 1 in its
     general-covariance form (a₁²C, ρ_nl) tracks the change of C."""
@@ -223,7 +259,7 @@ FP_LAMBDAS = (1e-8, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1)
 
 
 @claims.stress("004-a1zero-fixed-point", "ridgeless (λ → 0)", path="λ > 0 in χ₀ = q/(qτ/(1+χ₀) + τλ), τ = 0.5",
-               violation="λ", values=list(FP_LAMBDAS))
+               violation="λ", values=list(FP_LAMBDAS), resolution=0.2)
 def fp_lambda(ctx, lam):
     """λ̃ = λ(1 + χ₀) against its λ → 0 limit q(1 − τ)/τ (exact, the toolkit's fixed-point solver)."""
     tau, al = 0.5, 2.0
@@ -253,14 +289,15 @@ def _a0_point(ctx, path, statement, scope_tail, spec):
                              chosen=_chosen(sz, d, T))
 
 
-@claims.stress(A0, "ridgeless (λ → 0)", path="ridge penalty (n/d)λ‖Γ‖² with λ > 0", violation="λ", values=list(LAMBDAS))
+@claims.stress(A0, "ridgeless (λ → 0)", path="ridge penalty (n/d)λ‖Γ‖² with λ > 0", violation="λ", values=list(LAMBDAS),
+               resolution=RES_LAMBDA)
 def a0_lambda(ctx, lam):
     return _a0_point(ctx, "a0-lambda", f"the ridgeless boxed formula describes the ridge-λ model (λ = {lam:g})",
                      f"ridge λ = {lam:g} vs λ = 0 on the same data", ({}, {"lam": lam}, A1ZERO_CONFIG[0]))
 
 
 @claims.stress(A0, "a₁ = 0", path="f = He₂ + ε·g (a₁ = ε; ρ_nl = ρ + Σ_{m≠1} a_m² unchanged)", violation="a₁ = ε",
-               values=list(EPSILONS))
+               values=list(EPSILONS), resolution=0.2)
 def a0_epsilon(ctx, eps):
     f = A1ZERO_CONFIG[0] if eps == 0 else nl.TEACHERS["he2"] + sp.nsimplify(eps) * nl.G
     return _a0_point(ctx, "a0-epsilon", f"the a₁ = 0 formula ρ_nl τ/(τ − 1) describes f = He₂ + {eps:g}·g",
@@ -268,7 +305,7 @@ def a0_epsilon(ctx, eps):
 
 
 @claims.stress(A0, "Gaussian inputs x ~ N(0, I_d/d)", path="independent Student-t input coordinates, unit variance",
-               violation="1/ν (0 = Gaussian)", values=list(INV_NU_A0))
+               violation="1/ν (0 = Gaussian)", values=list(INV_NU_A0), resolution=RES_INV_NU)
 def a0_iid_t(ctx, v):
     nu = math.inf if v == 0 else 1.0 / v
     return _a0_point(ctx, "a0-iid-t", f"the a₁ = 0 formula holds with iid Student-t inputs (ν = {_fmt_nu(v)}): the "
@@ -289,7 +326,7 @@ claims.assumption(LB, "Gaussian label noise", stated=False,
 
 
 @claims.stress(LB, "ω = ‖w‖²/d → 1 (task-norm concentration)", path="tasks with ‖w‖²/d = ω ≠ 1 (f = sin)",
-               violation="ω", values=list(OMEGAS))
+               violation="ω", values=list(OMEGAS), resolution=0.5)
 def lb_omega(ctx, omega):
     """E[u | w] = (E[t f(t)]/ω) w with t ~ N(0, ω): the leading form a₁w holds while a₁(ω) ≈ a₁."""
     g = nl.G
@@ -311,7 +348,7 @@ claims.assumption(TD, "a₁ ≠ 0", stated=True, lines=(210, 210), uses="the flo
 
 
 @claims.stress(TD, "α, τ → ∞ with τ ∝ α", path="finite α with τ = α/2, κ = 1.5 > 1 (tanh)", violation="1/α",
-               values=list(INV_ALPHA))
+               values=list(INV_ALPHA), resolution=0.025)
 def td_alpha(ctx, inv_alpha):
     alpha = 1.0 / inv_alpha
     rnl = float(nl.rho_nonlinear("tanh", RHO))

@@ -4,8 +4,14 @@ Every fixture simulates the *actual* reduced linear-attention predictor
 (:func:`.theory.simulate.simulate_icl_sweep`: context statistics, features
 :math:`x_{\rm test}[u^\top,s]`, minimum-norm fit on :math:`n=\tau d^2` prompts, fresh test tasks) and
 returns per-trial test errors (plain arrays, picklable). Seeds come from ``ctx.seed_for`` of names that
-do not contain the teacher where two teachers must share random numbers (paired designs). ``fig1_reconcile``
-runs Figure 1's reconciliation (:func:`theorycheck.reconcile.reconcile`) once for the claims that depend on it.
+do not contain the teacher where two teachers must share random numbers (paired designs).
+
+No task runs longer than about 30 s at paper scale on two cores (issue 23): Figure 1's runs are split into
+:data:`~.settings.FIG1_BATCHES` batches of trials (each batch its own seed, shared by the three teachers: the trials
+of one batch stay paired), Figure 2's runs into one task per (α, κ) (each point had its own seed already),
+Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`) and the runs at the two
+stated noises (:func:`fig1_stated`), Result 1's d-scan into one task per (configuration, d) (each size had its own
+seed already: the numbers are unchanged).
 """
 from __future__ import annotations
 
@@ -15,8 +21,9 @@ from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
 from . import theory as nl
 from .registry import claims
-from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, FIG1, FIG1_NOISE_RANGE, FIG1_STATED_NOISES,
-                       FIG1_TAUS, FIG2, FIG2_KAPPAS, RESULT1_CONFIGS, RHO, sizes)
+from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, ANISO_SPREAD, FIG1, FIG1_BATCHES,
+                       FIG1_NOISE_RANGE, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS,
+                       RESULT1_CONFIGS, RHO, sizes)
 
 #: Figure 1 teachers: the sin teacher and the two linear teachers of the legend (noise 0.447 = ρ_nl/a₁², 0.1).
 FIG1_TEACHERS = ("sin", "linear-legend", "linear-0.1")
@@ -29,18 +36,42 @@ def fig1_teacher(name: str):
             "linear-0.1": ("linear", RHO)}[name]
 
 
-@claims.fixture(params=lambda ctx: list(RESULT1_CONFIGS))
-def result1_scan(ctx, config):
-    """Teacher and its Result-1 surrogate (a₁xᵀw, noise ρ_nl) over the d grid, common random numbers."""
+def aniso_covariances(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Eigenvalues of the anisotropic Result 1 configuration: C_train spread evenly over :data:`ANISO_SPREAD`
+    (tr C = d, effective rank ∝ d), C_test the same spectrum in reverse order along the axes (misaligned)."""
+    ev = np.linspace(*ANISO_SPREAD, d)
+    return ev, ev[::-1].copy()
+
+
+def _result1_params(ctx) -> list[str]:
+    return [f"{config}/{d}" for config in RESULT1_CONFIGS for d in sizes(ctx)["ext_ds"]]
+
+
+@claims.fixture(params=_result1_params)
+def result1_scan(ctx, point):
+    """Teacher and its Result-1 surrogate (a₁xᵀw, noise ρ_nl) at one size of the d grid (``point`` =
+    ``"<config>/<d>"``; each size its own seed, as before the split), common random numbers for the two."""
+    config, d = point.rsplit("/", 1)
     f, alpha, kappa, tau = RESULT1_CONFIGS[config]
-    sz = sizes(ctx)
+    sz, d = sizes(ctx), int(d)
+    T = dict(zip(sz["ext_ds"], sz["ext_trials"]))[d]
     teachers = {"teacher": (f, RHO), "surrogate": nl.surrogate_teacher(f, RHO)}
-    out = {"ds": list(sz["ext_ds"]), "teacher": [], "surrogate": []}
-    for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
-        res = nl.simulate_teachers(teachers, d, alpha, kappa, [tau], T, ctx.seed_for(f"result1/{config}/{d}"),
-                                   n_test=sz["ext_ntest"])
-        for k in ("teacher", "surrogate"):
-            out[k].append(res[k].trial_means[:, 0].copy())
+    kw = {}
+    if "aniso" in config:
+        kw["C_train"], kw["C_test"] = aniso_covariances(d)
+    res = nl.simulate_teachers(teachers, d, alpha, kappa, [tau], T, ctx.seed_for(f"result1/{config}/{d}"),
+                               n_test=sz["ext_ntest"], **kw)
+    return {"d": d, **{k: res[k].trial_means[:, 0].copy() for k in ("teacher", "surrogate")}}
+
+
+def result1_curves(runs: dict) -> dict:
+    """The sizes of :func:`result1_scan` joined per configuration (in the order of :data:`RESULT1_CONFIGS`), by
+    increasing d: ``{config: {"ds", "teacher", "surrogate"}}`` (per-trial arrays, one per d)."""
+    out = {}
+    for config in RESULT1_CONFIGS:
+        pts = sorted((r for p, r in runs.items() if p.rsplit("/", 1)[0] == config), key=lambda r: r["d"])
+        if pts:
+            out[config] = {"ds": [r["d"] for r in pts], **{k: [r[k] for r in pts] for k in ("teacher", "surrogate")}}
     return out
 
 
@@ -70,29 +101,76 @@ def a1zero_alt(ctx):
     return out
 
 
-@claims.fixture(params=lambda ctx: list(FIG1_TEACHERS))
-def fig1_runs(ctx, name):
-    """One Figure-1 teacher at the figure's setting over FIG1_TAUS; the seed is shared by the three
-    teachers (paired trials)."""
+# ------------------------------------------------------------------------------------------ Figure 1
+def _fig1_params(ctx) -> list[str]:
+    return [f"{name}/{b}" for name in FIG1_TEACHERS for b in range(FIG1_BATCHES)]
+
+
+@claims.fixture(params=_fig1_params)
+def fig1_runs(ctx, run):
+    """One batch of trials of one Figure-1 teacher at the figure's setting over FIG1_TAUS (``run`` =
+    ``"<teacher>/<batch>"``); a batch's seed is shared by the three teachers (paired trials)."""
+    name, batch = run.split("/")
     sz = sizes(ctx)
     f, rho = fig1_teacher(name)
     r = nl.simulate_icl_sweep(f, sz["fig1_d"], FIG1["alpha"], FIG1["kappa"], list(FIG1_TAUS), rho,
-                              trials=sz["fig1_trials"], seed=ctx.seed_for(f"fig1/{sz['fig1_d']}"),
-                              n_test=sz["fig1_ntest"])
+                              trials=sz["fig1_trials"] // FIG1_BATCHES,
+                              seed=ctx.seed_for(f"fig1/{sz['fig1_d']}/batch{batch}"), n_test=sz["fig1_ntest"])
     return {"d": sz["fig1_d"], "taus": list(FIG1_TAUS), "rho": rho, "trials": r.trial_means.copy()}
 
 
-@claims.fixture(params=lambda ctx: [str(a) for a in FIG2["alphas"]])
-def fig2_runs(ctx, alpha):
-    """tanh at α (τ = α/2) over FIG2_KAPPAS, d = fig2_d; independent trials per κ."""
+def fig1_curves(runs: dict) -> dict:
+    """The batches of :func:`fig1_runs` joined per teacher: ``{teacher: {"d", "taus", "rho", "trials" (T × nτ)}}``,
+    trials in batch order (trial i of every teacher shares its random numbers)."""
+    out = {}
+    for name in FIG1_TEACHERS:
+        parts = [runs[f"{name}/{b}"] for b in range(FIG1_BATCHES)]
+        out[name] = dict(parts[0], trials=np.concatenate([p["trials"] for p in parts], axis=0))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ Figure 2
+def _fig2_params(ctx) -> list[str]:
+    return [f"{a}/{k}" for a in FIG2["alphas"] for k in FIG2_KAPPAS]
+
+
+@claims.fixture(params=_fig2_params)
+def fig2_runs(ctx, point):
+    """tanh at one (α, κ) of Figure 2 (``point`` = ``"<α>/<κ>"``, τ = α/2), d = fig2_d; independent trials per κ."""
+    alpha, kap = point.split("/")
     sz = sizes(ctx)
-    a = float(alpha)
-    out = {"d": sz["fig2_d"], "alpha": a, "tau": a / 2, "kappas": list(FIG2_KAPPAS), "trials": []}
-    for kap in FIG2_KAPPAS:
-        r = nl.simulate_icl_sweep(FIG2["f"], sz["fig2_d"], a, kap, [a / 2], RHO, trials=sz["fig2_trials"],
-                                  seed=ctx.seed_for(f"fig2/{alpha}/{kap}"), n_test=sz["fig2_ntest"])
+    a, k = float(alpha), float(kap)
+    r = nl.simulate_icl_sweep(FIG2["f"], sz["fig2_d"], a, k, [a / 2], RHO, trials=sz["fig2_trials"],
+                              seed=ctx.seed_for(f"fig2/{alpha}/{k}"), n_test=sz["fig2_ntest"])
+    return {"d": sz["fig2_d"], "alpha": a, "tau": a / 2, "kappa": k, "trials": r.trial_means[:, 0].copy()}
+
+
+def fig2_curves(runs: dict) -> dict:
+    """The points of :func:`fig2_runs` joined per α: ``{α: {"d", "alpha", "tau", "kappas", "trials" (nκ × T)}}``."""
+    out = {}
+    for a in FIG2["alphas"]:
+        pts = [runs[f"{a}/{k}"] for k in FIG2_KAPPAS]
+        out[a] = {"d": pts[0]["d"], "alpha": a, "tau": a / 2, "kappas": list(FIG2_KAPPAS),
+                  "trials": np.array([p["trials"] for p in pts])}
+    return out
+
+
+def _fig2_finite_params(ctx) -> list[str]:
+    return [f"{a}/{k}" for a in FIG2["alphas"] for k in FIG2_FINITE_KAPPAS]
+
+
+@claims.fixture(params=_fig2_finite_params)
+def fig2_finite_size(ctx, point):
+    """tanh at one (α, κ) of Figure 2 at the sizes below the figure's (``fig2_ext_ds``; τ = α/2, α = ℓ/d and κ =
+    k/d held fixed): with the figure's own d = 32 runs, the finite-size analysis of its overlay."""
+    alpha, kap = point.split("/")
+    sz = sizes(ctx)
+    a, k = float(alpha), float(kap)
+    out = {"ds": list(sz["fig2_ext_ds"]), "alpha": a, "kappa": k, "trials": []}
+    for d, T in zip(sz["fig2_ext_ds"], sz["fig2_ext_trials"]):
+        r = nl.simulate_icl_sweep(FIG2["f"], d, a, k, [a / 2], RHO, trials=T,
+                                  seed=ctx.seed_for(f"fig2-finite/{alpha}/{k}/{d}"), n_test=sz["fig2_ntest"])
         out["trials"].append(r.trial_means[:, 0].copy())
-    out["trials"] = np.array(out["trials"])          # (n_kappa, trials)
     return out
 
 
@@ -113,43 +191,49 @@ def fig1_normalisations() -> dict:
 FIG1_COINCIDE_STATED, FIG1_COINCIDE_MODEL_MARGIN = "0.00", 0.095
 
 
-@claims.fixture
-def fig1_reconcile(ctx):
-    """Which linear-teacher noise and which error normalisation make the sin curve (ρ = 0.1) and the linear curve
-    coincide at every τ of the grid, jointly? The actual model at d = rec_d (common random numbers: the sin run and
-    every linear run share one seed). Returns the reconciliations (joint; per normalisation) and the per-trial
-    mean log ratios at the legend's and the caption's noise under each normalisation."""
+def _log_ratio_model(ctx, trials):
+    """``log_ratios(noise, normalisation)``: per-trial log((e_sin/c_sin)/(e_lin/c_lin)) over FIG1_TAUS at d = rec_d,
+    the sin run and every linear run on one seed (common random numbers); runs memoised within the task."""
     sz = sizes(ctx)
-    d, T, nt = sz["rec_d"], sz["rec_trials"], sz["rec_ntest"]
-    seed = ctx.seed_for("fig1-reconcile")
-    taus = list(FIG1_TAUS)
-    sim = {}
+    d, nt, seed = sz["rec_d"], sz["rec_ntest"], ctx.seed_for("fig1-reconcile")
+    sim, norms = {}, fig1_normalisations()
 
-    def run(f, rho, s, trials=T):
-        key = (f, rho, s, trials)
-        if key not in sim:
-            sim[key] = nl.simulate_icl_sweep(f, d, FIG1["alpha"], FIG1["kappa"], taus, rho, trials=trials, seed=s,
-                                             n_test=nt).trial_means
-        return sim[key]
-    norms = fig1_normalisations()
+    def run(f, rho):
+        if (f, rho) not in sim:
+            sim[(f, rho)] = nl.simulate_icl_sweep(f, d, FIG1["alpha"], FIG1["kappa"], list(FIG1_TAUS), rho,
+                                                  trials=trials, seed=seed, n_test=nt).trial_means
+        return sim[(f, rho)]
 
-    def log_ratios(noise, norm, s, trials=T):
+    def log_ratios(noise, norm):
         c_sin, c_lin = norms[norm]
-        return np.log(run("sin", RHO, s, trials) / c_sin) - np.log(run("linear", noise, s, trials) / c_lin(noise))
+        return np.log(run("sin", RHO) / c_sin) - np.log(run("linear", noise) / c_lin(noise))
+    return log_ratios, seed
+
+
+@claims.fixture(params=lambda ctx: list(fig1_normalisations()))
+def fig1_reconcile(ctx, norm):
+    """Under the normalisation ``norm``, which linear-teacher noise makes the sin curve (ρ = 0.1) and the linear curve
+    coincide at every τ of the grid jointly? (:func:`theorycheck.reconcile.reconcile` over the noise, a log scale on
+    FIG1_NOISE_RANGE; the actual model at d = rec_d, rec_trials paired trials.) The three normalisations together
+    cover the joint space (noise × normalisation)."""
+    sz = sizes(ctx)
+    log_ratios, seed = _log_ratio_model(ctx, sz["rec_trials"])
 
     def model(params, s):
-        lr = log_ratios(params["noise"], params["normalisation"], s)
-        return {f"log ratio at τ = {t:g}": Estimate.from_samples(lr[:, i]) for i, t in enumerate(taus)}
+        lr = log_ratios(params["noise"], norm)
+        return {f"log ratio at τ = {t:g}": Estimate.from_samples(lr[:, i]) for i, t in enumerate(FIG1_TAUS)}
 
-    targets = [Target(f"log ratio at τ = {t:g}", FIG1_COINCIDE_STATED, FIG1_COINCIDE_MODEL_MARGIN) for t in taus]
-    noise = Parameter("noise", *FIG1_NOISE_RANGE, log=True)
-    joint = reconcile(model, [noise, Parameter("normalisation", choices=tuple(norms))], targets,
-                      budget=sz["rec_budget_joint"], seed=seed)
-    per_norm = {n: reconcile(model, [noise], targets, budget=sz["rec_budget_each"], seed=seed,
-                             fixed={"normalisation": n}) for n in norms}
-    # the two stated noises are decided with more trials than each search evaluation (the first T are shared)
-    Ts = sz["rec_stated_trials"]
-    stated = {n: {lab: log_ratios(v, n, seed, Ts).mean(axis=1) for lab, v in FIG1_STATED_NOISES.items()}
-              for n in norms}
-    return {"joint": joint, "per_norm": per_norm, "stated": stated, "d": d, "trials": T, "stated_trials": Ts,
-            "n_test": nt, "evaluated_noises": sorted({k[1] for k in sim if k[0] == "linear"})}
+    targets = [Target(f"log ratio at τ = {t:g}", FIG1_COINCIDE_STATED, FIG1_COINCIDE_MODEL_MARGIN) for t in FIG1_TAUS]
+    return reconcile(model, [Parameter("noise", *FIG1_NOISE_RANGE, log=True)], targets,
+                     budget=sz["rec_budget_each"], seed=seed, fixed={"normalisation": norm})
+
+
+@claims.fixture
+def fig1_stated(ctx):
+    """Per-trial mean log ratios of the sin teacher to linear teachers at the legend's (0.447) and the caption's
+    (1.447) noise under each normalisation (rec_stated_trials paired trials at d = rec_d)."""
+    sz = sizes(ctx)
+    log_ratios, _ = _log_ratio_model(ctx, sz["rec_stated_trials"])
+    stated = {n: {lab: log_ratios(v, n).mean(axis=1) for lab, v in FIG1_STATED_NOISES.items()}
+              for n in fig1_normalisations()}
+    return {"stated": stated, "d": sz["rec_d"], "stated_trials": sz["rec_stated_trials"], "n_test": sz["rec_ntest"]}

@@ -12,13 +12,14 @@ import numpy as np
 import sympy as sp
 
 from ..api import Baseline
+from .theory.setting import setting
 
 _TH = "theorycheck.papers.nonlinear.theory."
-_TEACHERS, _ICL, _A1ZERO = _TH + "teachers.", _TH + "icl.", _TH + "a1zero."
+_TEACHERS, _ICL, _A1ZERO, _SETTING = _TH + "teachers.", _TH + "icl.", _TH + "a1zero.", _TH + "setting."
 _SIMULATE, _APPENDIX, _EXTRAPOLATE = _TH + "simulate.", _TH + "appendix.", _TH + "extrapolate."
 
 #: the public theory modules of paper 004 (their ``__all__`` callables each need a baseline)
-MODULES = tuple(_TH + m for m in ("teachers", "icl", "a1zero", "simulate", "appendix", "extrapolate"))
+MODULES = tuple(_TH + m for m in ("setting", "teachers", "icl", "a1zero", "simulate", "appendix", "extrapolate"))
 
 
 def _rng():
@@ -74,6 +75,10 @@ def _pure_noise():
     return dict(p=12, n=6, q=1.0, sigma2=1.0, lam=0.0, reps=3, rng=_rng())
 
 
+def _pure_noise_setting():
+    return dict(s=setting(2.0, 2.0, float("inf"), 1.1, 0.1))
+
+
 def _polynomial():
     g = sp.Symbol("g", real=True)
     return dict(expr=g ** 4 - 2 * g + 1, g=g)
@@ -102,7 +107,9 @@ BASELINES = [
              allow_inf=True),
     Baseline(_ICL + "e_icl_nonlinear",
              dict(f="sin", tau=2.0, alpha=2.0, kappa=2.0, rho=0.1, lam=0.0, method="rescale"), allow_inf=True),
+    Baseline(_SETTING + "setting", dict(tau=2.0, alpha=2.0, kappa=2.0, rho=0.1, lam=0.0), allow_inf=True),
     Baseline(_A1ZERO + "risk_a1_zero", dict(tau=2.0, rho_nl=1.1, alpha=2.0, lam=0.0), allow_inf=True),
+    Baseline(_A1ZERO + "pure_noise_error", factory=_pure_noise_setting, allow_inf=True),
     Baseline(_A1ZERO + "a1_zero_fixed_point", dict(tau=0.5, q=1.0, lam=0.1)),
     Baseline(_A1ZERO + "ridge_risk_pure_noise", dict(gamma_ratio=0.5, mu=0.1), allow_inf=True),
     Baseline(_APPENDIX + "rank_floor_sin", dict(r=4.0, rho=0.1)),

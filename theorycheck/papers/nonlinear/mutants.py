@@ -6,7 +6,9 @@ previous catalogue's (``theorycheck.selftest.legacy``, section "nonlinear"); κ 
 escaped it and is caught now; the model mutants exercise the simulator's self-checks.
 
 Each patches a function in the module that defines it (:mod:`.theory.teachers`, :mod:`.theory.icl`,
-:mod:`.theory.a1zero`, :mod:`.theory.simulate`, :mod:`theorycheck.models`); the self-test's
+:mod:`.theory.a1zero`, :mod:`.theory.simulate`, :mod:`theorycheck.models`) — where the logic lives, a private
+implementation behind a validating public function when there is one (``icl._linear_error``,
+``simulate._run_sweep``), so that every route to it carries the mistake; the self-test's
 :meth:`~theorycheck.selftest.Patcher.replace` rebinds every other binding of the same function too (the theory
 package's re-exports, the modules that import it by name), so the claims see the mistake wherever they look it up.
 """
@@ -14,8 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import math
+
 from ...models import attention, prompts, ridge
 from ..api import Mutant
+from . import claims_theory, fixtures
 from .theory import a1zero, icl, simulate, teachers
 
 
@@ -38,13 +43,14 @@ def _a1zero_uses_rho(p):
 
 
 def _swap_branches(p):
-    orig = a1zero.risk_a1_zero
+    orig = a1zero.pure_noise_error
 
-    def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0):
-        if lam == 0 and tau != 1 and rho_nl != 0:
+    def pure_noise_error(s):
+        tau, rho_nl = s.tau, s.rho
+        if s.lam == 0 and tau != 1 and rho_nl != 0:
             return float(rho_nl) * tau / (tau - 1) if tau < 1 else float(rho_nl) / (1 - tau)   # BUG: swapped
-        return orig(tau, rho_nl, alpha, lam)
-    p.replace(a1zero, "risk_a1_zero", risk_a1_zero)
+        return orig(s)
+    p.replace(a1zero, "pure_noise_error", pure_noise_error)
 
 
 def _rho_f_for_rho_nl(p):
@@ -52,11 +58,11 @@ def _rho_f_for_rho_nl(p):
 
 
 def _kappa_doubled(p):
-    orig = icl.e_icl_linear
+    orig = icl._linear_error                  # the isotropic closed form itself, wherever it is reached from
 
-    def e_icl_linear(tau, alpha, kappa, rho, lam=0.0):
-        return orig(tau, alpha, 2 * kappa, rho, lam)                     # BUG: κ → 2κ
-    p.replace(icl, "e_icl_linear", e_icl_linear)
+    def linear_error(s):
+        return orig(s.replace(kappa=2 * s.kappa))                        # BUG: κ → 2κ
+    p.replace(icl, "_linear_error", linear_error)
 
 
 def _u_scale(p):
@@ -97,13 +103,44 @@ def _penalty_unscaled(p):
 
 
 def _error_drops_noise(p):
-    orig = simulate.simulate_icl_sweep
+    orig = simulate._run_sweep                # the simulator itself (simulate_icl_sweep and simulate_teachers)
 
-    def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, *a, **kw):
-        r = orig(f, d, alpha, kappa, taus, rho, *a, **kw)                # BUG: test error without the label noise ρ
-        tm = r.trial_means - rho
+    def run_sweep(f, args, method, C_train, C_test):
+        r = orig(f, args, method, C_train, C_test)                       # BUG: test error without the label noise ρ
+        tm = r.trial_means - args.rho
         return dataclasses.replace(r, trial_means=tm, mean=tm.mean(axis=0))
-    p.replace(simulate, "simulate_icl_sweep", simulate_icl_sweep)
+    p.replace(simulate, "_run_sweep", run_sweep)
+
+
+def _trivial_is_contender(p):
+    orig = claims_theory.result1_theory
+
+    def result1_theory(config):
+        th, _ = orig(config)
+        return th, th                          # BUG: the trivial alternative (noise-only) computed as Result 1 itself
+    p.replace(claims_theory, "result1_theory", result1_theory)
+
+
+def _fig2_tau_is_alpha(p):
+    orig = fixtures.fig2_curves
+
+    def fig2_curves(runs):
+        out = orig(runs)
+        for a, c in out.items():
+            c["tau"] = a                       # BUG: Figure 2's theory curve at τ = α instead of τ = α/2
+        return out
+    p.replace(fixtures, "fig2_curves", fig2_curves)
+
+
+def _fig1_divides_by_a1(p):
+    orig = fixtures.fig1_normalisations
+
+    def fig1_normalisations():
+        out = orig()
+        c_sin, c_lin = out["MSE ÷ a₁²"]
+        out["MSE ÷ a₁²"] = (math.sqrt(c_sin), c_lin)       # BUG: the sin MSE divided by a₁, not a₁²
+        return out
+    p.replace(fixtures, "fig1_normalisations", fig1_normalisations)
 
 
 MUTANTS = [
@@ -125,4 +162,10 @@ MUTANTS = [
            ("004-predictor-and-ridge",), _penalty_unscaled),
     Mutant("nonlinear-test-error-drops-noise", "simulated test error without the label-noise variance ρ",
            ("004-fig2-simulation",), _error_drops_noise),
+    Mutant("nonlinear-trivial-is-contender", "Result 1's trivial alternative (the noise-only substitution) computed as "
+           "Result 1 itself", ("004-result1",), _trivial_is_contender),
+    Mutant("nonlinear-fig2-tau-is-alpha", "Figure 2's theory curve evaluated at τ = α instead of τ = α/2",
+           ("004-fig2-overlay", "004-fig2-simulation"), _fig2_tau_is_alpha),
+    Mutant("nonlinear-fig1-divides-by-a1", "Figure 1's normalised reading divides the sin MSE by a₁ instead of a₁²",
+           ("004-fig1-shape", "004-fig1-gap"), _fig1_divides_by_a1),
 ]

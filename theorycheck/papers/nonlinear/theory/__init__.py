@@ -28,8 +28,10 @@ Modules, by area
 ----------------
 * :mod:`.teachers` — the teachers, their Hermite moments, :math:`\rho_f`, :math:`\rho_{\rm nl}`, Result 1's
   surrogate linear teacher, the label moments of Appendix B;
+* :mod:`.setting` — the validated point (τ, α, κ, ρ, λ) the closed forms take (:func:`setting` validates once);
 * :mod:`.icl` — the Marchenko–Pastur resolvent, the linear :math:`e_{\rm ICL}` (isotropic and general task
-  covariances) and Result 1 (:func:`e_icl_nonlinear`);
+  covariances) and Result 1 (:func:`e_icl_nonlinear`; its routes :data:`RESULT1_ROUTES`, reference
+  :data:`REFERENCE_ROUTE`);
 * :mod:`.a1zero` — the a₁ = 0 branch: fixed point :math:`\chi_0`, risk, pure-noise ridge variance;
 * :mod:`.simulate` — the actual model: :func:`simulate_icl_sweep`, :func:`simulate_icl`,
   :func:`simulate_teachers`, :class:`SimResult`;
@@ -43,19 +45,22 @@ Every public name of these modules is importable from here (and, for the names o
 >>> round(float(rho_nonlinear("sin", 0.1)), 6)
 0.164453
 """
-from .a1zero import a1_zero_fixed_point, ridge_risk_pure_noise, risk_a1_zero
+from .a1zero import a1_zero_fixed_point, pure_noise_error, ridge_risk_pure_noise, risk_a1_zero
 from .appendix import (appendix_b_samples, pure_noise_ridge_samples, pure_noise_ridgeless_exact, rank_floor_samples,
                        rank_floor_sin)
 from .extrapolate import extrapolate, extrapolate_models
-from .icl import e_icl_linear, e_icl_linear_general, e_icl_nonlinear, mp_resolvent
+from .icl import REFERENCE_ROUTE, RESULT1_ROUTES, e_icl_linear, e_icl_linear_general, e_icl_nonlinear, mp_resolvent
+from .setting import Setting, setting
 from .simulate import WORK_BUDGET, SimResult, simulate_icl, simulate_icl_sweep, simulate_teachers
 from .teachers import (G, TEACHERS, label_moments, polynomial_expectation, rho_f, rho_nonlinear, surrogate_teacher,
                        teacher, teacher_key, teacher_moments)
 
 __all__ = ["G", "TEACHERS", "teacher", "teacher_key", "teacher_moments", "rho_f", "rho_nonlinear",
            "surrogate_teacher", "label_moments", "polynomial_expectation",
-           "mp_resolvent", "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear",
-           "a1_zero_fixed_point", "risk_a1_zero", "ridge_risk_pure_noise",
+           "Setting", "setting",
+           "mp_resolvent", "e_icl_linear", "e_icl_linear_general", "e_icl_nonlinear", "RESULT1_ROUTES",
+           "REFERENCE_ROUTE",
+           "a1_zero_fixed_point", "risk_a1_zero", "pure_noise_error", "ridge_risk_pure_noise",
            "SimResult", "WORK_BUDGET", "simulate_icl_sweep", "simulate_icl", "simulate_teachers",
            "appendix_b_samples", "rank_floor_sin", "rank_floor_samples", "pure_noise_ridgeless_exact",
            "pure_noise_ridge_samples",

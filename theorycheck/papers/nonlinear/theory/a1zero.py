@@ -2,7 +2,13 @@ r"""The a₁ = 0 branch of paper 004 (seed lines 154–164, App. C): when the te
 component, pretraining is ridge regression of a label without linear signal on :math:`p\simeq d^2` isotropic
 features with :math:`n=\tau d^2` samples — the fixed point :math:`\chi_0`, the asymptotic risk (the boxed
 Eq. (10) in its ridgeless limit) and the variance factor of pure-noise ridge regression (an independent route).
-The SymPy derivation is :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero`.
+The SymPy derivation :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero` is the reference: its
+generated code (:mod:`theorycheck.papers.nonlinear.generated.nonlinear_a1_zero`: ``chi0``, ``lam_tilde``,
+``risk_ridge``, ``risk_ridgeless_below/above``) is what the closed forms here are tested against
+(``tests/test_nonlinear.py``, the self-checks of ``004-a1zero-fixed-point``); :func:`ridge_risk_pure_noise` and the
+finite-p Wishart formula (:func:`~.appendix.pure_noise_ridgeless_exact`) are independent routes to the same risk.
+Each public function validates its arguments once; :func:`pure_noise_error` takes a validated
+:class:`~.setting.Setting` (the a₁ = 0 branch of Result 1 calls it).
 
 >>> round(risk_a1_zero(0.5, 1.0), 12), round(risk_a1_zero(2.0, 1.0), 12)
 (2.0, 2.0)
@@ -11,10 +17,10 @@ from __future__ import annotations
 
 import math
 
-from ....validate import check_real
-from .ranges import MAX_VALUE
+from ....validate import ParameterTypeError, check_real
+from .setting import Setting, setting
 
-__all__ = ["a1_zero_fixed_point", "risk_a1_zero", "ridge_risk_pure_noise"]
+__all__ = ["a1_zero_fixed_point", "risk_a1_zero", "pure_noise_error", "ridge_risk_pure_noise"]
 
 
 def a1_zero_fixed_point(tau, q, lam) -> float:
@@ -30,6 +36,11 @@ def a1_zero_fixed_point(tau, q, lam) -> float:
     tau = check_real("tau", tau, low=0.0, low_open=True)
     q = check_real("q", q, low=0.0, low_open=True)
     lam = check_real("lam", lam, low=0.0, low_open=True)
+    return _chi0(tau, q, lam)
+
+
+def _chi0(tau: float, q: float, lam: float) -> float:
+    """:func:`a1_zero_fixed_point` of validated arguments."""
     mu = lam / q
     a, b = tau * mu, tau * mu + tau - 1
     if a == 0.0:
@@ -55,22 +66,34 @@ def risk_a1_zero(tau, rho_nl, alpha=1.0, lam=0.0) -> float:
     (the standard variance term :math:`\sigma^2\,\mathrm{df}_2/(n-\mathrm{df}_2)` of ridge regression
     with :math:`\mathrm{df}_2=p/(1+\kappa_e)^2`). :math:`\lambda=0`: :math:`\rho_{\rm nl}/(1-\tau)` for
     :math:`\tau<1`, :math:`\rho_{\rm nl}\tau/(\tau-1)` for :math:`\tau>1`, ``inf`` at :math:`\tau=1`.
+    Ranges: those of :func:`~.setting.setting` (τ, α in [1e-8, 1e16]; ρ_nl, λ in [0, 1e16]).
 
     >>> round(risk_a1_zero(0.9, 1.0), 9)
     10.0
     """
-    tau = check_real("tau", tau, low=0.0, low_open=True)
-    rho_nl = check_real("rho_nl", rho_nl, low=0.0, high=MAX_VALUE)
-    alpha = check_real("alpha", alpha, low=0.0, low_open=True)
-    lam = check_real("lam", lam, low=0.0)
+    return pure_noise_error(setting(tau, alpha, math.inf, rho_nl, lam, rho_name="rho_nl"))
+
+
+def pure_noise_error(s: Setting) -> float:
+    """:func:`risk_a1_zero` of a validated :class:`~.setting.Setting` (``s.rho`` is ρ_nl; κ does not enter).
+
+    >>> pure_noise_error(setting(2.0, 1.0, math.inf, 1.0))
+    2.0
+    """
+    if not isinstance(s, Setting):
+        raise ParameterTypeError(f"s must be a theory.setting.Setting (built by setting(...)), got {type(s).__name__}")
+    tau, rho_nl, lam = s.tau, s.rho, s.lam
     if rho_nl == 0:
         return 0.0
     if lam == 0:
         if tau == 1:
             return math.inf
         return rho_nl / (1 - tau) if tau < 1 else rho_nl * tau / (tau - 1)
-    q = rho_nl / alpha
-    chi = a1_zero_fixed_point(tau, q, lam)
+    q = rho_nl / s.alpha
+    if q == 0.0:
+        raise ValueError(f"rho_nl/alpha underflows (rho_nl = {rho_nl!r}, alpha = {s.alpha!r}); the ridge fixed point "
+                         "needs q = rho_nl/alpha > 0")
+    chi = _chi0(tau, q, lam)
     ke = lam * (1 + chi) / q
     # e = rho_nl / (1 - 1/t), t = tau (1 + ke)^2, evaluated without cancellation (t -> 1 at tau = 1,
     # lam -> 0) or overflow (ke -> inf):  1 - 1/t = ((tau - 1) + tau ke (2 + ke)) / t.

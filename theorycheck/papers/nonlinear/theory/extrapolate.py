@@ -1,16 +1,17 @@
 r"""Finite-size extrapolation of simulated errors to d → ∞ (exploration only: verdicts use
 :func:`theorycheck.verdicts.rules.asymptotic`, which fits every finite-size law the engine declares).
-:func:`extrapolate` fits one power law with weights 1/SE²; :func:`extrapolate_models` (legacy, kept importable)
-picks a law and adds a fit-form systematic.
+There is one finite-size fit: :func:`extrapolate` is that rule's weighted least-squares fit of one power law
+(weights 1/SE², known SEs), read from its record; :func:`extrapolate_models` (legacy, kept importable) picks a law
+and adds a fit-form systematic.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy import stats
 
 from ....validate import ParameterTypeError, check_array, check_real
+from ....verdicts.rules import asymptotic
 
 __all__ = ["extrapolate", "extrapolate_models"]
 
@@ -46,30 +47,27 @@ def extrapolate(ds, means, ses, power=1.0, powers=None) -> dict:
         pw = [check_real("powers", q, low=0.0, low_open=True, high=10.0) for q in powers]
         if not pw or len(set(pw)) != len(pw):
             raise ValueError(f"powers must be a non-empty list of distinct positive exponents, got {list(powers)!r}")
-    if ds.size < 1 + len(pw):
-        raise ValueError(f"need at least {1 + len(pw)} points for {len(pw)} correction terms")
-    X = np.stack([np.ones_like(ds)] + [ds ** (-q) for q in pw], axis=1)
-    W = 1.0 / s ** 2
-    A = X.T @ (W[:, None] * X)
+    if ds.size < 2 + len(pw):
+        raise ValueError(f"need at least {2 + len(pw)} points for {len(pw)} correction terms (one more than the fit's "
+                         "parameters, so that its goodness of fit can be tested)")
+    if len(set(ds.tolist())) != ds.size:
+        raise ValueError("ds and power/powers give a singular fit: give distinct sizes ds (at least one more than "
+                         "the number of terms)")
+    model = "a + " + " + ".join(f"b{i + 1}/d^{q:g}" for i, q in enumerate(pw))
     try:
-        coef = np.linalg.solve(A, X.T @ (W * m))
-        cov = np.linalg.inv(A)
+        fit = asymptotic("extrapolation", ds, m, s, 0.0, margin=1.0, laws={model: tuple(pw)}).details["laws"][model]
     except np.linalg.LinAlgError:
         raise ValueError("ds and power/powers give a singular fit: give distinct sizes ds (at least one more than "
                          "the number of terms)") from None
-    if not (np.all(np.isfinite(coef)) and np.all(np.isfinite(cov))):
+    coef = [fit["intercept"]] + list(fit["coefficients"])
+    if not all(math.isfinite(c) for c in coef + [fit["intercept_se"]]):
         raise ValueError("ds and power/powers give an ill-conditioned fit (non-finite coefficients); use moderate "
                          "powers and sizes")
-    resid = m - X @ coef
-    chi2 = float(np.sum(W * resid ** 2))
-    dof = ds.size - X.shape[1]
-    infl = math.sqrt(chi2 / dof) if dof > 0 and chi2 > dof else 1.0
-    se = math.sqrt(cov[0, 0]) * infl
-    p_fit = float(stats.chi2.sf(chi2, dof)) if dof > 0 else float("nan")
-    model = "a + " + " + ".join(f"b{i + 1}/d^{q:g}" for i, q in enumerate(pw))
-    return {"intercept": float(coef[0]), "slope": float(coef[1]), "coefs": [float(c) for c in coef], "se": se,
-            "chi2": chi2, "dof": dof, "p_fit": p_fit, "ci95": [float(coef[0] - 1.96 * se), float(coef[0] + 1.96 * se)],
-            "power": pw[0], "model": model}
+    chi2, dof = fit["chi2"], fit["dof"]
+    infl = math.sqrt(chi2 / dof) if chi2 > dof else 1.0
+    se = fit["intercept_se"] * infl
+    return {"intercept": coef[0], "slope": coef[1], "coefs": coef, "se": se, "chi2": chi2, "dof": dof,
+            "p_fit": fit["p_gof"], "ci95": [coef[0] - 1.96 * se, coef[0] + 1.96 * se], "power": pw[0], "model": model}
 
 
 def extrapolate_models(ds, means, ses, target=None, p_min=1e-3) -> dict:

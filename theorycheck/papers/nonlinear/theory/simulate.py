@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -121,9 +122,32 @@ def simulate_icl_sweep(f, d, alpha, kappa, taus, rho, lam=0.0, trials=2, seed=0,
     Resources are estimated up front: a call beyond the memory budget (``THEORYCHECK_MEMORY_GB``) or
     :data:`WORK_BUDGET` is refused at once, naming the parameters that size it.
     """
-    d, alpha, kappa, rho, lam, trials, seed, n_test, n_query, normalize_tasks, input_law, noise_law, taus = \
-        _check_sweep(d, alpha, kappa, taus, rho, lam, trials, seed, n_test, n_query, normalize_tasks, method,
-                     input_law, noise_law)
+    args = _check_sweep(d, alpha, kappa, taus, rho, lam, trials, seed, n_test, n_query, normalize_tasks, method,
+                        input_law, noise_law)
+    return _run_sweep(f, args, method, C_train, C_test)
+
+
+class _SweepArgs(NamedTuple):
+    """The validated arguments of :func:`simulate_icl_sweep` (but the teacher and the task covariances)."""
+
+    d: int
+    alpha: float
+    kappa: float
+    rho: float
+    lam: float
+    trials: int
+    seed: int
+    n_test: int
+    n_query: int
+    normalize_tasks: bool
+    input_law: tuple | None
+    noise_law: tuple | None
+    taus: np.ndarray
+
+
+def _run_sweep(f, args: _SweepArgs, method, C_train, C_test) -> SimResult:
+    """:func:`simulate_icl_sweep` of validated arguments (the teacher and the covariances are resolved here)."""
+    d, alpha, kappa, rho, lam, trials, seed, n_test, n_query, normalize_tasks, input_law, noise_law, taus = args
     _, fn = teacher(f)
     s = _sweep_setting(f, fn, d, alpha, kappa, taus, rho, lam, trials, n_test, n_query, normalize_tasks, method,
                        C_train, C_test, input_law, noise_law)
@@ -177,7 +201,8 @@ def _check_sweep(d, alpha, kappa, taus, rho, lam, trials, seed, n_test, n_query,
     if float(taus.max()) * d * d > MAX_COUNT:
         raise ValueError(f"tau = {float(taus.max()):g} with d = {d} gives n = τd² pretraining prompts above "
                          f"{MAX_COUNT:.0e}; reduce tau or d")
-    return d, alpha, kappa, rho, lam, trials, seed, n_test, n_query, normalize_tasks, input_law, noise_law, taus
+    return _SweepArgs(d, alpha, kappa, rho, lam, trials, seed, n_test, n_query, normalize_tasks, input_law, noise_law,
+                      taus)
 
 
 @dataclass
@@ -345,5 +370,16 @@ def simulate_teachers(teachers: dict, d, alpha, kappa, taus, trials, seed, n_tes
     for name, v in teachers.items():
         if not (isinstance(v, tuple) and len(v) == 2):
             raise ValueError(f"teachers[{name!r}] must be a pair (f, rho), got {v!r}")
-    return {name: simulate_icl_sweep(f, d, alpha, kappa, taus, rho, trials=trials, seed=seed, n_test=n_test, **kw)
-            for name, (f, rho) in teachers.items()}
+    unknown = sorted(set(kw) - set(_SWEEP_OPTIONS))
+    if unknown:
+        raise TypeError(f"simulate_teachers() got unexpected keyword arguments {unknown}")
+    o = {**_SWEEP_OPTIONS, **kw}
+    args = _check_sweep(d, alpha, kappa, taus, 0.0, o["lam"], trials, seed, n_test, o["n_query"],
+                        o["normalize_tasks"], o["method"], o["input_law"], o["noise_law"])
+    return {name: _run_sweep(f, args._replace(rho=check_real("rho", rho, low=0.0, high=MAX_VALUE)), o["method"],
+                             o["C_train"], o["C_test"]) for name, (f, rho) in teachers.items()}
+
+
+#: the keyword options of :func:`simulate_teachers` (those of :func:`simulate_icl_sweep`) and their defaults
+_SWEEP_OPTIONS = {"lam": 0.0, "normalize_tasks": False, "method": "projected", "C_train": None, "C_test": None,
+                  "n_query": 32, "input_law": None, "noise_law": None}

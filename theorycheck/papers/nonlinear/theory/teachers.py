@@ -133,7 +133,11 @@ def teacher_moments(f, dps: int = 30) -> dict:
     >>> teacher_moments("cube")["a1"], teacher_moments("cube")["Ef2"]
     (3, 15)
     """
-    dps = check_int("dps", dps, minimum=5, maximum=1000)
+    return _moments(f, check_int("dps", dps, minimum=5, maximum=1000))
+
+
+def _moments(f, dps: int = 30) -> dict:
+    """:func:`teacher_moments` of a validated ``dps`` (memoised by teacher key and ``dps``)."""
     tk = teacher_key(f)
     if tk is None:
         return _teacher_moments(f, dps)
@@ -141,14 +145,15 @@ def teacher_moments(f, dps: int = 30) -> dict:
 
 
 def _teacher_moments(f, dps: int) -> dict:
-    """:func:`teacher_moments` without the memo (``dps`` validated by the caller)."""
+    r""":func:`teacher_moments` without the memo (``dps`` validated by the caller). A callable teacher's
+    :math:`\mathbb E f^2` integrates ``t -> f(t)**2``, evaluated by the engine like any callable."""
     expr, fn = teacher(f)
     src = expr if expr is not None else fn
     a = hermite.hermite_coefficients(src, 1, dps=dps)
     if expr is not None:
         ef2 = hermite.gaussian_expectation(sp.expand(expr ** 2), dps=dps)
     else:
-        ef2 = hermite.gaussian_expectation(lambda t: hermite._evaluate(fn, t) ** 2, dps=dps)
+        ef2 = hermite.gaussian_expectation(lambda t: fn(t) ** 2, dps=dps)
     exact = all(isinstance(v, sp.Basic) for v in (a[0], a[1], ef2))
     return {"a0": a[0], "a1": a[1], "Ef2": ef2, "exact": exact}
 
@@ -200,7 +205,7 @@ def _noise_level(what, f, rho, exact, numeric):
     hit = None if k is None else _EXACT_RHO.get(k)
     if hit is not None:
         return hit
-    m = teacher_moments(f)
+    m = _moments(f)
     if not m["exact"]:
         return numeric(m)
     out = exact(m)
@@ -217,9 +222,10 @@ def surrogate_teacher(f, rho):
     >>> e, r = surrogate_teacher("cube", 0.1); e, round(r, 12)
     (3*g, 6.1)
     """
-    m = teacher_moments(f)
+    rnl = float(rho_nonlinear(f, rho))
+    m = _moments(f)
     a1 = m["a1"] if m["exact"] else sp.Float(mpmath.nstr(_mpf(m["a1"]), 30), 30)
-    return a1 * G, float(rho_nonlinear(f, rho))
+    return a1 * G, rnl
 
 
 def label_moments(f, rho) -> dict:
@@ -249,8 +255,8 @@ def _label_moments(f, expr, rho) -> dict:
     def E(x):
         v = hermite.gaussian_expectation(sp.expand(x), exact=False)
         return float(sp.N(v, 30)) if isinstance(v, sp.Basic) else float(v)
-    a1 = float(teacher_moments(f)["a1"])
-    ef2 = float(teacher_moments(f)["Ef2"])
+    m = _moments(f)
+    a1, ef2 = float(m["a1"]), float(m["Ef2"])
     out = {"a1": a1, "Ef2": ef2, "rho_f": rho + ef2}
     out["mu22"] = E(gg ** 2 * e ** 2) + rho
     out["mu31"] = E(gg * e ** 3) + 3 * rho * a1
