@@ -24,7 +24,8 @@ PACKAGE = textwrap.dedent('''
         return rng.standard_normal(40000)
 
 
-    @claims.claim("fk-g2", lines=(3, 3), fragment="The mean of g^2 is 1", conventions=["C1"], needs=("draws",))
+    @claims.claim("fk-g2", lines=(3, 3), fragment="The mean of g^2 is 1", conventions=["C1"], needs=("draws",),
+                  title="Mean of g squared", weight="main")
     def g2(ctx, draws):
         """E[g²] = 1 for g ~ N(0, 1)."""
         if BEHAVIOUR["mode"] == "raise":
@@ -41,7 +42,7 @@ PACKAGE = textwrap.dedent('''
         yield Note("Monte Carlo with the run seed.")
 
 
-    @claims.claim("fk-g4", lines=(4, 4), conventions=["C1"])
+    @claims.claim("fk-g4", lines=(4, 4), conventions=["C1"], title="Fourth moment of g", weight="supporting")
     def g4(ctx):
         """E[g⁴] = 3; the long data array goes to a file beside the report."""
         yield rules.identity("E[g⁴] = 3 (Isserlis: three pairings)", 3, 3, scope="exact",

@@ -16,7 +16,7 @@ def _led():
                  p_value={"for": 1e-4, "against": 0.7}, p_adjusted={"for": 2e-4, "against": 1.0}, ci=[0.9, 1.1],
                  ci_level=0.95, margin=0.05, estimate=1.0, target=1.0, chosen={"mu": 0.1},
                  details={"power": 0.9}, data={"xs": np.arange(3)}, reason="r")
-    c = Claim(id="004-a", paper="004", lines=(185, 186), statement="a1 of sin. More.", subclaims=[s],
+    c = Claim(id="004-a", paper="004", lines=(185, 186), title="a1 of sin", statement="a1 of sin. More.", subclaims=[s],
               self_checks=[SelfCheck("ours", "identity", passed=True, statistic=0.0)], verdict="confirmed",
               scope="n = 10", quote="q", figures=[{"stem": "f", "caption": "c"}], revision={"previous": "refuted"})
     return led.add(c)
@@ -52,12 +52,12 @@ def test_bad_claims_rejected():
     with pytest.raises(ValueError, match="statement"):
         SubClaim(" ", "identity")
     with pytest.raises(ValueError, match="id"):
-        Claim(id="", paper="p", lines=(1, 1), statement="s")
+        Claim(id="", paper="p", lines=(1, 1), title="T", statement="s")
     led = _led()
     with pytest.raises(ValueError, match="duplicate"):
-        led.add(Claim(id="004-a", paper="004", lines=(1, 1), statement="s"))
+        led.add(Claim(id="004-a", paper="004", lines=(1, 1), title="T", statement="s"))
     with pytest.raises(ValueError, match="paper"):
-        led.add(Claim(id="000-x", paper="000", lines=(1, 1), statement="s"))
+        led.add(Claim(id="000-x", paper="000", lines=(1, 1), title="T", statement="s"))
 
 
 def test_clean_evidence_types():

@@ -223,10 +223,10 @@ def test_bad_parameter_raises_value_error_naming_it(label, param, data):
 
 def test_claim_rejects_bad_fields():
     from theorycheck.claims import Claim, SubClaim
-    Claim(id="004-x", paper="004", lines=(1, 1), statement="s")
+    Claim(id="004-x", paper="004", lines=(1, 1), title="T", statement="s")
     for kw in ({"verdict": "maybe"}, {"id": ""}):
         with pytest.raises(ValueError):
-            Claim(**{**dict(id="004-x", paper="004", lines=(1, 1), statement="s"), **kw})
+            Claim(**{**dict(id="004-x", paper="004", lines=(1, 1), title="T", statement="s"), **kw})
     with pytest.raises(ValueError):
         SubClaim("x", "identity", verdict="likely")
 

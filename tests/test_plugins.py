@@ -74,7 +74,8 @@ def _paper(tmp_path, build, conventions=("c",)):
 
 
 def _c(cl, cid, lines, fragment="", conventions=(), needs=()):
-    @cl.claim(cid, lines=lines, fragment=fragment, conventions=conventions, needs=needs)
+    @cl.claim(cid, lines=lines, fragment=fragment, conventions=conventions, needs=needs, title=f"Claim {cid}",
+              weight="supporting")
     def f(ctx):
         """A statement."""
         yield rules.identity("x", 1, 1)

@@ -29,12 +29,12 @@ def _ledger(mode="quick"):
     s1 = rules.agreement("E[x] = 1 for W_KQ", Estimate(1.3, 0.01, 100, 99), 1.0, margin=0.05, scope="d = 16",
                          data={"curve": {"x": list(range(40)), "y": [0.5 * i for i in range(40)]}})
     s2 = rules.underspecified("error bars", ["statistical definition of the error bars"])
-    led.add(Claim(id="004-demo", paper="004", lines=(158, 160), statement=LONG_TITLE, quote=quote,
+    led.add(Claim(id="004-demo", paper="004", lines=(158, 160), title=LONG_TITLE, statement=LONG_TITLE, quote=quote,
                   subclaims=[s1], self_checks=[selfcheck.identity("ours", 1.0, 1.0)], conventions=["C1"],
                   revision={"previous": "confirmed", "why": "rule changed"}))
-    led.add(Claim(id="004-under", paper="004", lines=(172, 181), statement="Error bars undefined", quote="误差棒",
+    led.add(Claim(id="004-under", paper="004", lines=(172, 181), title="Error bars undefined", statement="Error bars undefined", quote="误差棒",
                   subclaims=[s2]))
-    led.add(Claim(id="004-ok", paper="004", lines=(183, 183), statement="a₁ = e^{-1/2}; Gram (1/n) Σ_t ȳ_t ȳ_tᵀ; naïve",
+    led.add(Claim(id="004-ok", paper="004", lines=(183, 183), title="a₁ = e^{-1/2}; Gram (1/n) Σ_t ȳ_t ȳ_tᵀ; naïve", statement="a₁ = e^{-1/2}; Gram (1/n) Σ_t ȳ_t ȳ_tᵀ; naïve",
                   quote="图",
                   subclaims=[rules.identity("a1", 1, 1)]))
     return finalize(led)
@@ -165,7 +165,7 @@ def test_report_check_fails_after_a_source_edit_in_a_copy(tmp_path):
             "from theorycheck.report.stamp import write_stamp; from theorycheck.report.check import _digests; "
             "import theorycheck; assert Path(theorycheck.__file__).parent.parent == Path.cwd(), theorycheck.__file__; "
             "led = Ledger('nonlinear', '004', 't', mode='full', seed=1); "
-            "led.add(Claim(id='004-x', paper='004', lines=(1, 1), statement='s', quote='q', "
+            "led.add(Claim(id='004-x', paper='004', lines=(1, 1), title='t', statement='s', quote='q', "
             "subclaims=[rules.identity('a', 1, 1)])); finalize(led); out = Path(sys.argv[1]); "
             "write_reports({'nonlinear': led}, out, pdf=False); "
             "write_stamp(out, {'nonlinear': {'source_sha256': _digests('nonlinear')}}, 'test', 0.0)")

@@ -35,10 +35,10 @@ def _tiny_ledger():
              "$$ \\boldsymbol u=\\frac d\\ell\\sum_{i=1}^{\\ell}y_i\\boldsymbol x_i\\in\\mathbb R^d,\\qquad "
              + LONG_SUM + " $$\n"
              "Unicode in math: $λ ≤ γ ∈ ℝ, σ² x̃$, \\(W^\\top\\) and \\[\\tilde\\Lambda^{-1}=\\operatorname{diag}(v)\\]")
-    led.add(Claim(id="004-tiny-math", paper="004", lines=(1, 3), statement="The seed's formulas", quote=quote,
+    led.add(Claim(id="004-tiny-math", paper="004", lines=(1, 3), title="T", statement="The seed's formulas", quote=quote,
                   fragment="$\\boldsymbol u$", subclaims=[rules.identity("a1", 1, 1)],
                   derivation=[r"L=\frac{" + "+".join(f"x_{{{i}}}^2" for i in range(80)) + "}{2}"]))
-    led.add(Claim(id="004-tiny-a-rather-long-identifier-that-must-break", paper="004", lines=(4, 4),
+    led.add(Claim(id="004-tiny-a-rather-long-identifier-that-must-break", paper="004", lines=(4, 4), title="T",
                   statement="A claim with a long id", quote="没有公式",
                   subclaims=[rules.identity("b", 1, 1)]))
     return finalize(led)

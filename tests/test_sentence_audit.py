@@ -129,7 +129,7 @@ def _tiny_paper(tmp_path, **claim_kw):
     cl = Claims()
 
     @cl.claim("t-1", lines=(3, 3), fragment="The fourth moment is 3, so the tails are light.", title="Fourth moment",
-              **claim_kw)
+              weight="main", **claim_kw)
     def one(ctx):
         """E[g⁴] = 3."""
         yield rules.identity("E[g⁴] = 3", 3, 3)
@@ -182,3 +182,19 @@ def test_reproduction_takes_params_and_derives_chosen():
     s = rules.reproduction("LMS = 0.264", Estimate(0.2642, 0.0001, 10_000, 9_999), "0.264", params=[p])
     assert s.chosen == {"mu": 0.1} and s.params["mu"]["provenance"] == "chosen"
     assert s.details["stated"] == "0.264" and s.rule == "reproduction"
+@pytest.mark.parametrize("kw,message", [
+    ({"title": "", "weight": "main"}, "title is required"),
+    ({"title": "x" * 91, "weight": "main"}, "title is required"),
+    ({"title": "Fourth moment", "weight": None}, "weight is required"),
+    ({"title": "Fourth moment", "weight": "major"}, "weight is required"),
+])
+def test_title_and_weight_are_required(kw, message):
+    """Every claim declares a title of at most 90 characters (never cut from the statement) and a weight."""
+    cl = Claims()
+    with pytest.raises(ValueError, match=message):
+        cl.claim("t-1", lines=(1, 1), **kw)
+
+
+def test_a_claim_record_without_title_is_refused():
+    with pytest.raises(ValueError, match="title is required"):
+        Claim(id="t-1", paper="t", lines=(1, 1), statement="The fourth moment is 3. It is new.")

@@ -19,7 +19,7 @@ from theorycheck.verdicts.multiplicity import holm
 
 
 def _claim(*subs, checks=()):
-    return Claim(id="t-claim", paper="t", lines=(1, 1), statement="s", subclaims=list(subs), self_checks=list(checks))
+    return Claim(id="t-claim", paper="t", lines=(1, 1), title="T", statement="s", subclaims=list(subs), self_checks=list(checks))
 
 
 def _finalize(*claims):
@@ -211,7 +211,7 @@ def test_aggregation_precedence_and_readings():
     c = _claim(conf, und)
     _finalize(c)
     assert c.verdict == UNDERSPECIFIED
-    c2 = Claim(id="r", paper="t", lines=(1, 1), statement="s",
+    c2 = Claim(id="r", paper="t", lines=(1, 1), title="T", statement="s",
                subclaims=[rules.identity("a", 1, 1, reading="A"), rules.identity("b", 1, 2, reading="B")])
     aggregate(c2)
     assert c2.verdict == INCONCLUSIVE and "readings disagree" in c2.reason
@@ -307,7 +307,7 @@ def test_inequality_undecided_by_the_sizes_is_inconclusive():
     """A window declared too short (before the data) cannot decide: inconclusive, the inequality still recorded."""
     s = rules.inequality("rate ratio >= 0.5", 0.7, ">=", 0.5, undecided="window of 100 steps < 400")
     assert s.verdict == INCONCLUSIVE and s.details["holds"] is True
-    c = Claim(id="c", paper="t", lines=(1, 1), statement="s", subclaims=[s])
+    c = Claim(id="c", paper="t", lines=(1, 1), title="T", statement="s", subclaims=[s])
     led = Ledger("t", "t", "title", mode="quick", seed=1)
     led.claims.append(c)
     finalize(led)

@@ -29,7 +29,7 @@ Verdict vocabulary (:data:`VERDICTS`)
 This module holds data and JSON round-tripping only; it imports nothing else of theorycheck.
 
 >>> s = SubClaim(statement="E[g^2] = 1", rule="identity", verdict="confirmed", scope="exact")
->>> c = Claim(id="004-x", paper="004", lines=(91, 91), statement="E[f^2] = sum a_m^2",
+>>> c = Claim(id="004-x", paper="004", lines=(91, 91), title="Parseval for f", statement="E[f^2] = sum a_m^2",
 ...           subclaims=[s], verdict="confirmed", scope="exact")
 >>> c.subclaims[0].id
 '004-x/e-g-2-1'
@@ -396,8 +396,9 @@ class Claim:
         self.lines = (int(lo), int(hi))
         if self.verdict is not None and self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if not self.title:
-            self.title = self.statement.split(". ")[0]
+        if not isinstance(self.title, str) or not self.title.strip():
+            raise ValueError(f"claim {self.id}: title is required (written by the claim's author; never a cut of "
+                             f"the statement)")
         seen = set()
         for k, s in enumerate(self.subclaims):
             if s.id is None or not s.id.startswith(self.id + "/"):
@@ -446,6 +447,7 @@ class Claim:
         kw["fragment"] = kw.get("fragment") or ""
         kw["quote"] = kw.get("quote") or ""
         kw["withheld"] = bool(kw.get("withheld"))
+        kw["title"] = kw.get("title") or d["id"]            # a record written before titles were required
         return cls(**kw)
 
 

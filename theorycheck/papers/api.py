@@ -9,7 +9,8 @@ atomic statement (plus any self-checks, derivations and notes)::
 
     claims = Claims()
 
-    @claims.claim("004-a1-sin", lines=(185, 185), fragment="a_1=e^{-1/2}", conventions=["C1"])
+    @claims.claim("004-a1-sin", lines=(185, 185), fragment="a_1=e^{-1/2}", conventions=["C1"],
+                  title="First Hermite coefficient of sin", weight="supporting")
     def a1_of_sin(ctx):
         \"\"\"For f = sin, a₁ = E[g sin g] = e^{-1/2}.\"\"\"
         yield rules.identity("a₁(sin) = e^{-1/2}", hermite_coefficients(sp.sin(G), 1)[1], sp.exp(-sp.S.Half),
@@ -171,21 +172,23 @@ class Claims:
         """Declare the decorated function as the check of one seed statement.
 
         ``lines``: an int or a 1-based inclusive ``(start, end)``; ``fragment``: the exact text of
-        those lines the claim checks (default: all of them); ``title``: at most 90 characters, written by the
-        claim's author; ``statement``: the claim as tested (default: the function's docstring, first paragraph);
+        those lines the claim checks (default: all of them); ``title`` (required): at most 90 characters, written
+        by the claim's author, never a cut of the statement; ``statement``: the claim as tested (default: the function's docstring, first paragraph);
         ``revision``: for a re-audited claim, ``{"previous": <old verdict>, "why": <what changed in the rule or
         evidence>}``. Declared before the data: ``clauses`` (:class:`~theorycheck.claims.Clause`, verbatim pieces of
-        the fragment that together cover it; sub-claims name the clauses they test), ``weight`` (``main`` or
-        ``supporting``), ``readings`` (``{reading: "votes" | "ruled out: <why>"}``), ``overlays`` (names of the
+        the fragment that together cover it; sub-claims name the clauses they test), ``weight`` (required: ``main``,
+        a result the paper's contribution rests on, or ``supporting``), ``readings`` (``{reading: "votes" | "ruled out: <why>"}``), ``overlays`` (names of the
         figure overlays of theory and simulation the claim must decide with a sub-claim each, ``overlay=<name>``).
         """
         if not isinstance(id, str) or not CLAIM_ID_RE.match(id):
             raise ValueError(f"claim id must match {CLAIM_ID_RE.pattern}, got {id!r}")
         lo, hi = (lines, lines) if isinstance(lines, int) else tuple(lines)
-        if title and (not isinstance(title, str) or len(title) > MAX_TITLE):
-            raise ValueError(f"claim {id}: title must be a string of at most {MAX_TITLE} characters, got {title!r}")
-        if weight is not None and weight not in WEIGHTS:
-            raise ValueError(f"claim {id}: weight must be one of {WEIGHTS}, got {weight!r}")
+        if not isinstance(title, str) or not title.strip() or len(title) > MAX_TITLE:
+            raise ValueError(f"claim {id}: title is required: a string of 1 to {MAX_TITLE} characters written by the "
+                             f"claim's author (never a cut of the statement), got {title!r}")
+        if weight not in WEIGHTS:
+            raise ValueError(f"claim {id}: weight is required (declared before the data): one of {WEIGHTS}, "
+                             f"got {weight!r}")
         clauses = tuple(clauses)
         if not all(isinstance(c, Clause) for c in clauses):
             raise TypeError(f"claim {id}: clauses must be theorycheck.claims.Clause objects")
