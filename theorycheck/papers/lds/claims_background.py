@@ -16,7 +16,7 @@ from .registry import claims
 from .settings import SETTINGS, config, prior, prior_scope, rng_for
 from .theory.gd import feature_vector
 from .theory.stationarity import stationarity_moments, stationarity_rhs
-from .theory.support import decay_exponents, parity_zero_pattern, predicted_support
+from .theory.support import decay_exponents, parity_zero_pattern, predicted_support, structured_weights
 from .theory.symbolic import sym_ar_loss, sym_observations
 
 __all__ = ["gpt2_matches_kf", "kf_optimal", "ar_approximation_exponential", "ar_loss_convex", "ar_approaches_kf",
@@ -186,13 +186,9 @@ def lemma41_structured_class(ctx, ar2_moments):
     m = ar2_moments
     F = m["features"]
     zf = np.array([bool(parity_zero_pattern(2)[j - 1, k - 1, l - 1]) for (k, l, j) in F])
-    sv, sw = predicted_support(2)
     lhs = []
     for _ in range(5):
-        W = np.zeros((3, 3))
-        W[:, :2] = rng.standard_normal((3, 2)) * sw
-        V = np.zeros((3, 3))
-        V[2] = rng.standard_normal(3) * sv
+        W, V = structured_weights(rng, 2)
         c = feature_vector(effective_coefficients(W, V), F)
         lhs.append(np.abs(m["gram"] @ c)[zf] / np.max(np.abs(m["gram"] @ c)))
     yield rules.identity("s = 2: E[G_kl q_j ŷ_T] = 0 on the forced zeros for structured weights", np.concatenate(lhs),

@@ -14,7 +14,7 @@ from .reconciliation import P_RESIDUAL_MARGIN
 from .registry import claims
 from .settings import config, prior, prior_scope, recipe_chosen, rng_for, test_set
 from .theory.gd import best_gd_step, exact_halved_loss, exact_loss_gradient, gd_step_weights
-from .theory.pcg import pcg_quantities
+from .theory.pcg import pcg_quantities, span_residuals
 from .theory.wqk import wqk_star
 
 __all__ = ["sge2_not_gd", "eq16_block_structure", "eq17_form", "eq18_pcg_form", "pcg_cosines", "pcg_p_residual",
@@ -97,21 +97,14 @@ def eq18_pcg_form(ctx):
         _, Y = test_set(ctx, "b", 20, 200, f"eq18-data-{s}")
         W, V = rng.standard_normal((2, s + 1, s + 1))
         q = pcg_quantities(W, V, Y)
+        res, coef = span_residuals(q)
         Pg = q["g0"] @ q["P"].T
-        PHPg = np.einsum("bij,bj->bi", q["H"], Pg) @ q["P"].T
-        basis = np.stack([Pg, PHPg], axis=2)
-        res = []
-        coef2 = []
-        for b in range(Y.shape[0]):
-            c, *_ = np.linalg.lstsq(basis[b], q["w_pcg"][b], rcond=None)
-            res.append(np.linalg.norm(basis[b] @ c - q["w_pcg"][b]) / np.linalg.norm(q["w_pcg"][b]))
-            coef2.append(c[0])
         scope = f"s = {s}, T = 20, random weights, 200 prompts of {prior_scope('b')}"
         yield rules.identity(f"s = {s}: 2-step PCG iterate ∈ span{{P∇L(0), P∇²L P∇L(0)}} (relative residual 0)",
-                             np.array(res), np.zeros(len(res)), atol=TOL, scope=scope)
+                             res, np.zeros(len(res)), atol=TOL, scope=scope)
         xi1 = -V[s, s]
         second17 = xi1 * Pg
-        second18 = np.array(coef2)[:, None] * Pg
+        second18 = coef[:, 0][:, None] * Pg
         cosines = np.abs(np.sum(second17 * second18, 1)) / (np.linalg.norm(second17, axis=1) *
                                                                np.linalg.norm(second18, axis=1))
         yield rules.identity(f"s = {s}: |cos(ξ₁P∇L(0), τ₂P∇L(0))| = 1", cosines, np.ones(len(cosines)), atol=TOL,
@@ -193,6 +186,6 @@ def pcg_covers_ar1(ctx):
     yield rules.identity("s = 1: 2-step PCG iterate = GD step −∇L(0)/∇²L", q["w_pcg"][:, 0], -g0 / H, rtol=RTOL,
                          scope=scope + ", random weights")
     w = wqk_star(T, prior("a")).value
-    q1 = pcg_quantities(np.array([[w, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [0.0, 1.0]]), Y)
+    q1 = pcg_quantities(*gd_step_weights(1, w), Y)
     yield rules.identity("s = 1: attention predictor at the Theorem 4.1 weights = GD step −W*∇L(0)", q1["w_att"][:, 0],
                          -w * g0, rtol=RTOL, scope=scope + ", Theorem 4.1 weights")

@@ -18,10 +18,10 @@ from .generated import lds_identities as gi
 from .generated import lds_scalar as gs
 from .registry import claims
 from .settings import SETTINGS, config, prior, prior_scope, rng_for, test_set
-from .theory.gd import ar_gd_step_prediction
+from .theory.gd import ar_gd_step_prediction, gd_step_weights
 from .theory.isserlis import wqk_star_moments
 from .theory.stationarity import autocovariance_batch_mc, stationarity_moments
-from .theory.wqk import per_system_ratio_average, poly_eval_moments, scalar_batch, wqk_star
+from .theory.wqk import per_system_ratio_average, poly_eval_moments, scalar_batch, theorem_feature, wqk_star
 
 __all__ = ["isserlis_moments", "thm41_global_optimum", "thm41_ratio_of_expectations", "gd_identity",
            "first_optimality"]
@@ -182,8 +182,7 @@ def thm41_ratio_of_expectations(ctx):
         w = wstar[st]
         avg = per_system_ratio_average(T, prior(st), cfg["rb_systems"], ctx.seed_for(f"per-system-{st}"))
         _, Y = test_set(ctx, st, T, cfg["ratio_test_n"], f"ratio-test-{st}")
-        V = np.array([[0.0, 0.0], [0.0, 1.0]])
-        f1 = attention_predict(np.array([[1.0, 0.0], [0.0, 0.0]]), V, Y)     # the layer's output is linear in c
+        f1 = theorem_feature(Y)                                              # the layer's output is linear in c
 
         def loss(c):
             return 0.5 * (c * f1 - Y[:, -1]) ** 2
@@ -249,7 +248,7 @@ def gd_identity(ctx):
     T = cfg["T"]
     w = wqk_star(T, prior("a")).value
     _, Y = test_set(ctx, "a", T, 2000, "gd-identity")
-    att = attention_predict(np.array([[w, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [0.0, 1.0]]), Y)
+    att = attention_predict(*gd_step_weights(1, w), Y)
     yield rules.identity(f"T = {T}: attention output = one GD step of size W* = {w:.6g}", att,
                          ar_gd_step_prediction(Y, 1, w), rtol=RTOL, scope=f"{prior_scope('a')}, T = {T}, 2000 prompts")
     for key in ("gd_attention", "gd_gradient", "gd_step"):

@@ -28,18 +28,14 @@ from . import reconciliation as rc
 from .registry import claims
 from .settings import RECIPE, SETTINGS, config, parse_key, prior, recipe_chosen, run_keys, train_size
 from .theory.stationarity import stationarity_moments
-from .theory.support import ar_gaps, predicted_support
+from .theory.support import ar_gaps, support_masks
 from .theory.wqk import wqk_star
 
 
 def mask_for(s: int) -> tuple[np.ndarray, np.ndarray]:
-    """Boolean masks (W_QK, W_V) of the Lemma 4.1 support (the Theorem 4.1 parity branch)."""
-    sv, sw = predicted_support(s)
-    mq = np.zeros((s + 1, s + 1), bool)
-    mq[:, :s] = sw
-    mv = np.zeros((s + 1, s + 1), bool)
-    mv[s] = sv
-    return mq, mv
+    """Boolean masks (W_QK, W_V) of the Lemma 4.1 support (the Theorem 4.1 parity branch):
+    :func:`~theorycheck.papers.lds.theory.support.support_masks`."""
+    return support_masks(s)
 
 
 def train_seed(ctx, setting: str, s: int, i: int) -> int:

@@ -18,7 +18,8 @@ from ...models.dynamics import DiagonalLDSPrior, make_prior
 from ..api import Baseline
 from .theory.isserlis import moment_functions
 from .theory.stationarity import stationarity_moments
-from .theory.support import predicted_support
+from .theory.pcg import pcg_quantities
+from .theory.support import support_masks
 from .theory.symbolic import sym_observations, sym_token_matrix
 
 #: This paper's public theory modules: every callable of their ``__all__`` has a baseline below.
@@ -186,10 +187,17 @@ def _gaps():
 
 @_new
 def _support():
-    sv, sw = predicted_support(1)
-    mq, mv = np.zeros((2, 2), bool), np.zeros((2, 2), bool)
-    mq[:, :1], mv[1] = sw, sv
-    return (mq, mv)
+    return support_masks(1)
+
+
+@_new
+def _pcg_q():
+    return pcg_quantities(*_weights(), _Y())
+
+
+@_new
+def _vecs():
+    return _rng(5).standard_normal((3, 2))
 
 
 _THEORY = [
@@ -208,7 +216,13 @@ _THEORY = [
     Baseline(_SU + "parity_zero_pattern", dict(s=2)),
     Baseline(_SU + "predicted_support", dict(s=2, k0_parity=None)),
     Baseline(_SU + "jaccard_distance", dict(a=[True, False, True], b=[True, True, False])),
-    Baseline(_PC + "pcg_quantities", factory=_with(W_QK=_W, W_V=_V, Y=_y, preconditioner="P", init="residual")),
+    Baseline(_PC + "pcg_quantities", factory=_with(W_QK=_W, W_V=_V, Y=_y, preconditioner="P", init="residual",
+                                                  w0=None)),
+    Baseline(_PC + "cosine", factory=_with(u=_vecs, w=_vecs)),
+    Baseline(_PC + "span_residuals", factory=_with(q=_pcg_q)),
+    Baseline(_SU + "support_masks", dict(s=2, k0_parity=None)),
+    Baseline(_SU + "structured_weights", factory=_with(rng=_g, s=2, k0_parity=None)),
+    Baseline(_WQ + "theorem_feature", factory=_with(Y=_y)),
     Baseline(_SY + "sym_observations", dict(T=5)),
     Baseline(_SY + "sym_token_matrix", factory=_with(y=_sym_y, s=1)),
     Baseline(_SY + "sym_attention_forward", factory=_with(W_QK=_sym_eye, W_V=_sym_eye, Y0=_sym_Y0)),

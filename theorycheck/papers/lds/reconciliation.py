@@ -32,7 +32,7 @@ from ...models.attention import effective_coefficients
 from ...models.training import train_linear_attention
 from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
-from .theory.pcg import pcg_quantities
+from .theory.pcg import cosine, pcg_quantities
 from .theory.support import offpattern_energy
 
 __all__ = ["PCG_FREE", "PCG_TARGETS", "P_RESIDUAL_MARGIN", "PcgModel", "pcg_reconcile", "RECIPE_TARGETS",
@@ -63,11 +63,6 @@ PCG_FREE = [
     Parameter("averaging", choices=AVERAGING),
     Parameter("setting of −0.99", choices=("a", "b", "a and b")),
 ]
-
-
-def _cos(u, w):
-    nu, nw = np.linalg.norm(u, axis=-1), np.linalg.norm(w, axis=-1)
-    return np.sum(u * w, -1) / np.maximum(nu * nw, 1e-300)
 
 
 class PcgModel:
@@ -130,7 +125,7 @@ class PcgModel:
 
 
 def _summary(u, w, averaging) -> float:
-    c = _cos(u, np.broadcast_to(w, u.shape))
+    c = cosine(u, np.broadcast_to(w, u.shape))
     return float(np.median(c) if averaging.startswith("median") else np.mean(c))
 
 
