@@ -24,7 +24,7 @@ from .theory.symbolic import sym_observations, sym_token_matrix
 
 #: This paper's public theory modules: every callable of their ``__all__`` has a baseline below.
 MODULES = tuple(f"theorycheck.papers.lds.theory.{m}" for m in ("wqk", "isserlis", "nonnormal", "stationarity", "gd",
-                                                              "support", "pcg", "symbolic"))
+                                                              "support", "pcg", "symbolic", "optimum", "kalman"))
 
 _IS = "theorycheck.papers.lds.theory.isserlis."
 _WQ = "theorycheck.papers.lds.theory.wqk."
@@ -33,6 +33,8 @@ _GD = "theorycheck.papers.lds.theory.gd."
 _SU = "theorycheck.papers.lds.theory.support."
 _PC = "theorycheck.papers.lds.theory.pcg."
 _SY = "theorycheck.papers.lds.theory.symbolic."
+_OP = "theorycheck.papers.lds.theory.optimum."
+_KA = "theorycheck.papers.lds.theory.kalman."
 _A = "theorycheck.models.attention."
 _D = "theorycheck.models.dynamics."
 _F = "theorycheck.models.filters."
@@ -196,6 +198,21 @@ def _pcg_q():
 
 
 @_new
+def _x1():
+    return _rng(6).standard_normal(4)
+
+
+@_new
+def _W22():
+    return _rng(7).standard_normal((2, 2))
+
+
+@_new
+def _sys_b():
+    return _systems(3, 2, "b")
+
+
+@_new
 def _vecs():
     return _rng(5).standard_normal((3, 2))
 
@@ -223,6 +240,18 @@ _THEORY = [
     Baseline(_SU + "support_masks", dict(s=2, k0_parity=None)),
     Baseline(_SU + "structured_weights", factory=_with(rng=_g, s=2, k0_parity=None)),
     Baseline(_WQ + "theorem_feature", factory=_with(Y=_y)),
+    Baseline(_PC + "pcg_diagnostics", factory=_with(W_QK=_W, W_V=_V, Y=_y)),
+    Baseline(_PC + "random_direction_abs_cosine", dict(s=4)),
+    Baseline(_OP + "weights_of", factory=_with(x=_x1, s=1)),
+    Baseline(_OP + "point_of", factory=_with(W_QK=_W, W_V=_V)),
+    Baseline(_OP + "loss_and_gradient", factory=_with(x=_x1, s=1, moments=_mom)),
+    Baseline(_OP + "hessian", factory=_with(x=_x1, s=1, moments=_mom)),
+    Baseline(_OP + "minimise", factory=_with(moments=_mom, s=1, starts=2, rng=_g, k0_parity=None, init_scale=0.5)),
+    Baseline(_OP + "theorem_branch_shares", factory=_with(W_QK=_W22, W_V=_W22)),
+    Baseline(_KA + "steady_state_kalman", factory=_with(systems=_sys)),
+    Baseline(_KA + "truncation_profile", factory=_with(systems=_sys_b, s_values=[1, 2, 3])),
+    Baseline(_KA + "truncated_kalman_mse", factory=_with(systems=_sys, s=2)),
+    Baseline(_KA + "trivial_predictor_mse", factory=_with(systems=_sys, T=6)),
     Baseline(_SY + "sym_observations", dict(T=5)),
     Baseline(_SY + "sym_token_matrix", factory=_with(y=_sym_y, s=1)),
     Baseline(_SY + "sym_attention_forward", factory=_with(W_QK=_sym_eye, W_V=_sym_eye, Y0=_sym_Y0)),

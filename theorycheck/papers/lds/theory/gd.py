@@ -84,7 +84,7 @@ def _check_features(features, s: int) -> list:
     return out
 
 
-def _check_moments(moments, s: int) -> tuple:
+def check_moments(moments, s: int) -> tuple:
     """The moments of :func:`stationarity_moments` (``gram=True``) for window ``s``, checked once:
     ``(features, gram, b, Eyy)`` with the features as checked 1-based triples."""
     if not isinstance(moments, dict) or any(k not in moments for k in ("features", "gram", "b", "Eyy")):
@@ -105,7 +105,7 @@ def exact_halved_loss(W_QK, W_V, moments: dict) -> float:
     of the weights, with the exact feature moments ``moments`` (:func:`stationarity_moments` with
     ``gram=True``) and ``c`` their effective coefficients."""
     W_QK, W_V, s = check_weights(W_QK, W_V)
-    feats, gram, b, Eyy = _check_moments(moments, s)
+    feats, gram, b, Eyy = check_moments(moments, s)
     return _halved_loss(_coefficients(W_QK, W_V, feats), gram, b, Eyy)
 
 
@@ -116,7 +116,7 @@ def exact_loss_gradient(W_QK, W_V, moments: dict) -> tuple[np.ndarray, np.ndarra
     W; the Jacobians are built column by column from basis matrices (exact), and the gradient is
     :math:`J^\top(\Gamma c-b)`."""
     W_QK, W_V, s = check_weights(W_QK, W_V)
-    F, Gm, b, _ = _check_moments(moments, s)
+    F, Gm, b, _ = check_moments(moments, s)
     r = Gm @ _coefficients(W_QK, W_V, F) - b
     gW = np.zeros_like(W_QK)
     gV = np.zeros_like(W_V)
@@ -148,7 +148,7 @@ def best_gd_step(s: int, moments: dict) -> tuple[float, float]:
     r"""The best step size of one standard GD step from 0 (exact 1-D least squares in the population
     loss) and its halved loss: ``(eta*, L(eta*))``."""
     s = check_int("s", s, minimum=1)
-    feats, gram, b, Eyy = _check_moments(moments, s)
+    feats, gram, b, Eyy = check_moments(moments, s)
     phi = _coefficients(*_gd_weights(s, 1.0), feats)
     eta = float(phi @ b / (phi @ gram @ phi))
     return eta, _halved_loss(_coefficients(*_gd_weights(s, eta), feats), gram, b, Eyy)

@@ -8,12 +8,14 @@ r"""The PCG reading of the trained AR(s) attention (paper 001, seed Eqs. 16–18
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ....models.attention import check_series, check_weights, gram_query
-from ....validate import check_array, check_choice
+from ....validate import check_array, check_choice, check_int
 
-__all__ = ["pcg_quantities", "cosine", "span_residuals"]
+__all__ = ["pcg_quantities", "cosine", "span_residuals", "pcg_diagnostics", "random_direction_abs_cosine"]
 
 
 def pcg_quantities(W_QK, W_V, Y, preconditioner: str = "P", init: str = "residual", w0=None) -> dict:
@@ -164,3 +166,45 @@ def _cos(u, w):
     nu = np.linalg.norm(u, axis=-1)
     nw = np.linalg.norm(w, axis=-1)
     return np.sum(u * w, -1) / np.maximum(nu * nw, 1e-300)
+
+
+def pcg_diagnostics(W_QK, W_V, Y) -> dict:
+    r"""Per prompt, what the PCG reading of line 70 is compared with (see :func:`pcg_quantities` for the notation):
+
+    * ``cos_att_gd`` — cosine of :math:`w_{att}` with the one-step GD direction :math:`-\nabla L(0)`;
+    * ``cos_att_ls`` — with the in-context least-squares solution :math:`-\nabla^2L^{-1}\nabla L(0)` (where PCG
+      converges);
+    * ``cos_p_illcond`` — :math:`|\cos|` of :math:`p` with the right singular vector of :math:`P\nabla^2L` of the
+      smallest singular value (its most ill-conditioned mode);
+    * ``loss_with_p`` / ``loss_without_p`` — the in-context loss :math:`L_{AR(s)}(w)=\tfrac12\gamma+\nabla L(0)^\top w
+      +\tfrac12w^\top\nabla^2Lw` at :math:`w_{att}` and at :math:`w_{att}-\xi_2p` (the predictor without its p term);
+    * ``asymmetry`` — :math:`\|P-P^\top\|_F/\|P\|_F` (one number).
+
+    >>> d = pcg_diagnostics(np.eye(3) + 0.1, np.eye(3), np.random.default_rng(0).standard_normal((4, 12)))
+    >>> sorted(d)[:3], d["cos_att_gd"].shape
+    (['asymmetry', 'cos_att_gd', 'cos_att_ls'], (4,))
+    """
+    q = pcg_quantities(W_QK, W_V, Y)
+    H, g0, P, p, w = q["H"], q["g0"], q["P"], q["p"], q["w_att"]
+    s = P.shape[0]
+    G, _ = gram_query(Y if np.ndim(Y) == 2 else np.atleast_2d(Y), s)
+    gam = G[:, s, s]
+    xi2 = gam * W_V[s, s] - g0 @ W_V[s, :s]
+    ls = -np.linalg.solve(H + 1e-12 * np.eye(s), g0[..., None])[..., 0]
+    _, _, vt = np.linalg.svd(np.einsum("ij,bjk->bik", P, H))
+    loss = lambda v: 0.5 * gam + np.einsum("bi,bi->b", g0, v) + 0.5 * np.einsum("bi,bij,bj->b", v, H, v)  # noqa: E731
+    return {"cos_att_gd": _cos(w, -g0), "cos_att_ls": _cos(w, ls),
+            "cos_p_illcond": np.abs(_cos(np.broadcast_to(p, w.shape), vt[:, -1])),
+            "loss_with_p": loss(w), "loss_without_p": loss(w - xi2[:, None] * p[None, :]),
+            "asymmetry": float(np.linalg.norm(P - P.T) / max(np.linalg.norm(P), 1e-300))}
+
+
+def random_direction_abs_cosine(s: int) -> float:
+    r""":math:`E|\cos(u, e)|` for a direction u uniform on the sphere of :math:`\mathbb R^s` (the trivial alternative of an
+    alignment): :math:`\Gamma(s/2)/(\sqrt\pi\,\Gamma((s+1)/2))`.
+
+    >>> round(random_direction_abs_cosine(4), 4)
+    0.4244
+    """
+    s = check_int("s", s, minimum=1, maximum=10_000)
+    return float(math.exp(math.lgamma(s / 2) - math.lgamma((s + 1) / 2)) / math.sqrt(math.pi))
