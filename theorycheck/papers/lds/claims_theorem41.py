@@ -101,6 +101,12 @@ _SWAP_WHY = ("refuted in the stated setting (no chosen value matters): the loss 
               weight="main",
               clauses=[Clause("c1", r"给出单层线性自注意力关于损失 \(L(\theta)\) 的全局最优权重闭式解（公式 15"),
                        Clause("c2", "差一个非零常数缩放", "quantifier")],
+              readings={"existence only (some rescaling of Eq. 15 is optimal)":
+                        "ruled out: the sentence names the globally optimal weights and qualifies them by a scaling "
+                        "only, a characterisation of every optimum; the existence of one is clause c1",
+                        "uniqueness of the predictor (not of the weights)":
+                        "ruled out: a rescaling (W_QK/β, βW_V) leaves the predictor unchanged, so the qualifier "
+                        "'up to a non-zero scaling' has content only for the weights (权重)"},
               revision={"previous": "confirmed",
                         "why": "re-audited (issue 21): 'up to a non-zero scaling' is a uniqueness clause and is now "
                                "tested by a search for other optima — it fails: the swapped parity branch "
