@@ -167,15 +167,12 @@ def _pcg_fixed_steps(p):
 
 
 def _optimum_gradient_half(p):
+    orig = optimum._loss_grad
+
     def _loss_grad(x, pairs, nf, gram, b, Eyy):
-        rows, va, wb = pairs
-        c = np.zeros(nf)
-        np.add.at(c, rows, x[va] * x[wb])
-        r = gram @ c - b
-        g = np.zeros_like(x)
-        np.add.at(g, va, r[rows] * x[wb])
-        np.add.at(g, wb, 0.5 * r[rows] * x[va])                             # BUG: the W-gradient halved
-        return float(0.5 * (Eyy - 2 * c @ b + c @ gram @ c)), g
+        L, g = orig(x, pairs, nf, gram, b, Eyy)
+        g[np.unique(pairs[2])] *= 0.5               # BUG: the W-gradient halved (W's indices are disjoint from v's)
+        return L, g
     p.replace(optimum, "_loss_grad", _loss_grad)
 
 
