@@ -27,7 +27,7 @@ from .theory.gd import ar_gd_step_prediction, feature_vector
 from .theory.stationarity import stationarity_moments, stationarity_rhs
 from .theory.support import decay_exponents, parity_zero_pattern, structured_weights
 from .theory.symbolic import sym_ar_loss, sym_observations
-from .theory.optimum import weights_of
+from .theory.optimum import loss_and_gradient, weights_of
 
 __all__ = ["kf_optimal", "core_idea_proved", "ar_approximation_exponential", "ar_loss_convex", "ar_approaches_kf",
            "lemma41_parity", "lemma41_structured_class", "lemma41_reduces_search", "gpt2_matches_kf"]
@@ -406,23 +406,44 @@ def lemma41_structured_class(ctx, exact_optima):
 @claims.claim("001-lemma41-reduces-search", lines=(54, 54), needs=("exact_optima",), conventions=["C3", "C4", "C9"],
               weight="main", fragment="其意义是：它把「在整个权重空间里找最优解」缩小成「在这个结构化小类里找」",
               title="Lemma 4.1 reduces the search for the optimum to the structured class",
-              clauses=[Clause("c1", "其意义是：它把「在整个权重空间里找最优解」缩小成「在这个结构化小类里找」")])
+              clauses=[Clause("c1", "其意义是：它把「在整个权重空间里找最优解」缩小成「在这个结构化小类里找」")],
+              revision={"previous": "none (new claim of the re-audit)",
+                        "why": "rule corrected after the seed-stability run (seeds 1–5, quick sizes): the class's "
+                               "optimum was taken from the class-restricted search only and the overall optimum from "
+                               "the free search only, so a free search that missed the optimum (seed 3, s = 3) or a "
+                               "class search that missed it (seed 4, s = 2) read as a failure. The class lies inside "
+                               "the weight space: both are now the best of every end point that lies in the set "
+                               "(either search); a refutation still needs an off-class end point below every class "
+                               "point found."})
 def lemma41_reduces_search(ctx, exact_optima):
     """The optimum over the whole weight space lies in the structured class of Lemma 4.1: the lowest exact population
     loss found by a multi-start search over all loss-relevant weights equals the lowest found inside the class (either
     parity branch), and no point outside the class has a lower loss."""
     RTOL = 1e-9          # two minimisations of the same exact loss: agreement to the optimiser's tolerance
+    OFF_CLASS = 1e-6     # off-pattern energy share above which an end point lies outside the structured class
     T = config(ctx)["T"]
     yield Note("Exact population loss of the effective coefficients (exact prior moments, setting (a)); L-BFGS from "
                "random starts over all loss-relevant weights (v, W_QK[:, :s]) and, separately, inside each parity "
                "branch of the Lemma 4.1 support; every end point certified by its gradient norm and the smallest "
                "Hessian eigenvalue (the direction of the scaling symmetry removed). A finite search cannot prove that "
                "no better point exists outside the class.")
+    rng = rng_for(ctx, "reduces-search-gradient-check")
     for s, o in sorted(exact_optima.items()):
-        best_free = min(p["loss"] for p in o["free"])
-        best_class = min(p["loss"] for k0 in (0, 1) for p in o["branch"][k0])
-        better = [p for p in o["free"] if p["offpattern"] > 1e-6 and p["loss"] < best_class - RTOL * abs(best_class)]
-        off = sorted({round(p["loss"], 9) for p in o["free"] if p["offpattern"] > 1e-6 and p["min_hessian"] > 0})
+        x, h = rng.standard_normal((s + 1) ** 2), 1e-6
+        fd = [(loss_and_gradient(x + h * e, s, o["moments"])[0] - loss_and_gradient(x - h * e, s, o["moments"])[0])
+              / (2 * h) for e in np.eye(x.size)]
+        yield selfcheck.identity(f"s = {s}: the gradient the search uses = central differences of the exact loss "
+                                 "(random weights, step 1e-6)", loss_and_gradient(x, s, o["moments"])[1], np.array(fd),
+                                 rtol=1e-6)      # truncation O(h²) and rounding O(ε/h): far below 1e-6 of max|∇L|
+        # the class lies inside the weight space: every end point of either search is a point of the weight space, and
+        # every end point on the pattern (from either search) a point of the class
+        in_class = [p["loss"] for k0 in (0, 1) for p in o["branch"][k0]] + [
+            p["loss"] for p in o["free"] if p["offpattern"] <= OFF_CLASS]
+        best_class = min(in_class)
+        best_free = min(min(p["loss"] for p in o["free"]), best_class)
+        better = [p for p in o["free"] if p["offpattern"] > OFF_CLASS and
+                  p["loss"] < best_class - RTOL * abs(best_class)]
+        off = sorted({round(p["loss"], 9) for p in o["free"] if p["offpattern"] > OFF_CLASS and p["min_hessian"] > 0})
         scope = f"{prior_scope('a')}, T = {T}, s = {s}, {len(o['free'])} starts over all weights"
         yield rules.identity(f"s = {s}: lowest loss over all weights = lowest loss in the structured class", best_free,
                              best_class, rtol=RTOL, clauses=["c1"], params=[T_STATED, *prior_params("a")], scope=scope,
