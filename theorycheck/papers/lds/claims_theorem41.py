@@ -206,7 +206,7 @@ def _uniqueness(ctx, T, opt):
 
 
 @claims.claim("001-thm41-ratio-of-expectations", lines=(60, 60), conventions=["C1", "C2", "C3", "C4", "C5"],
-              needs=("ratio_setting", "ratio_acov"), weight="main",
+              needs=("ratio_setting", "ratio_heldout", "ratio_acov"), weight="main",
               title="Eq. 15's scalar is a ratio of expectations over noise and prior, with the factor T − 2",
               clauses=[Clause("c1", r"\[W^\star_{QK}=\begin{pmatrix}\dfrac{(T-2)\,\mathbb{E}[y_{T-1}y_T\sum_{i=1}^{T-2}"
                                     r"y_iy_{i+1}]}{\mathbb{E}\!\big[y_{T-1}^2(\sum_{i=1}^{T-2}y_iy_{i+1})^2\big]}&0\\[2pt]0&"
@@ -214,10 +214,10 @@ def _uniqueness(ctx, T, opt):
               revision={"previous": "confirmed",
                         "why": "re-audited (issue 21): the comparisons carry the trivial alternative (predicting 0, "
                                "W_QK = 0), which W* beats by more than 5 % of its loss; the work of each setting is its "
-                               "own tasks (ratio_setting, and ratio_acov for the autocovariance self-check; same random "
-                               "streams, numbers unchanged), so no task is longer than 30 s. (Earlier: paired held-out superiority tests instead of an ad-hoc z; the "
+                               "own tasks (ratio_setting; ratio_heldout for the held-out losses, ratio_acov for the "
+                               "autocovariance self-check; same random streams, numbers unchanged), so no task is longer than 30 s. (Earlier: paired held-out superiority tests instead of an ad-hoc z; the "
                                "former claim 001-thm41-exact-vs-mc became this claim's self-check.)"})
-def thm41_ratio_of_expectations(ctx, ratio_setting, ratio_acov):
+def thm41_ratio_of_expectations(ctx, ratio_setting, ratio_heldout, ratio_acov):
     """The optimal scalar is W*_QK,11 = (T−2)E[y_{T−1}y_T S]/E[y_{T−1}²S²], expectations over noise and prior: on fresh
     prompts the attention layer with it has a lower loss than with the per-system optimum averaged over systems
     and than without the factor T − 2, and it beats predicting zero by more than 5 % of that loss (the trivial
@@ -232,10 +232,10 @@ def thm41_ratio_of_expectations(ctx, ratio_setting, ratio_acov):
                "(2) the autocovariance K of three sampled systems, the only input the Isserlis engine (checked in "
                "001-isserlis-moments) takes, against simulated second moments (Hotelling T² over batch means). The "
                "simulated attention layer itself decides the claim: paired held-out losses on fresh prompts (figure). "
-               "Each setting is computed by two tasks of its own (ratio_setting, ratio_acov).")
+               "Each setting is computed by tasks of its own (ratio_setting, ratio_heldout, ratio_acov).")
     curves = {}
     for st in SETTINGS:
-        r = ratio_setting[st]
+        r = {**ratio_setting[st], **(ratio_heldout[st] if st in ratio_heldout else {})}
         w = r["wstar"]
         yield selfcheck.agreement(f"({st}) W* ({w.method}) solves E[N] = W*·E[D]/(T − 2) on sampled systems "
                                   "(exact per-system moments, batch means, relative to E[N])", r["linear_check"], 0.0)

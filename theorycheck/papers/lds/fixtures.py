@@ -12,8 +12,10 @@ r"""Shared computations of paper 001, each an independent task of the run engine
 ``bias_profiles``
     one task per setting: the steady-state Kalman truncation bias and stationary AR(s) gaps of sampled systems.
 ``ratio_setting``
-    one task per setting: the evidence of Theorem 4.1's ratio of expectations (W* by its route, the linear self-check
-    of W*, and for settings a, b the paired held-out losses of the simulated layer).
+    one task per setting: the evidence of Theorem 4.1's ratio of expectations (W* by its route and the linear
+    self-check of W*).
+``ratio_heldout``
+    one task per setting a, b: the per-system average and the paired held-out losses of the same claim.
 ``ratio_acov``
     one task per setting: the autocovariance self-check of the same claim (simulated second moments of three sampled
     systems; split from ``ratio_setting`` so that no task is longer than 30 s at paper scale).
@@ -188,26 +190,39 @@ def bias_profiles(ctx, setting):
 @claims.fixture(params=lambda ctx: list(SETTINGS))
 def ratio_setting(ctx, setting):
     """The evidence of 001-thm41-ratio-of-expectations for one setting (same random streams as when the claim computed
-    it itself): W* by its route (Rao-Blackwell budget ``rb_systems``) and the linear self-check of W*; for settings (a), (b) the per-system average and the paired held-out loss
-    differences of the simulated layer on ``ratio_test_n`` fresh prompts (and the three moments of its loss curve).
-    The autocovariance self-check is its own task (:func:`ratio_acov`)."""
+    it itself): W* by its route (Rao-Blackwell budget ``rb_systems``) and the linear self-check of W*. The held-out
+    losses (settings a, b) and the autocovariance self-check are tasks of their own (:func:`ratio_heldout`,
+    :func:`ratio_acov`)."""
+    w = _wstar(ctx, setting)
+    return {"wstar": w, "linear_check": _wstar_linear_check(ctx, setting, config(ctx)["T"], w.value,
+                                                            config(ctx)["rb_systems"])}
+
+
+@claims.fixture(params=lambda ctx: ["a", "b"])
+def ratio_heldout(ctx, setting):
+    """For settings (a), (b) of 001-thm41-ratio-of-expectations: the per-system average E_A[(T−2)N(A)/D(A)] and the
+    paired held-out loss differences of the simulated layer on ``ratio_test_n`` fresh prompts (and the three moments
+    of its loss curve), with the same random streams as when they were part of :func:`ratio_setting`."""
     cfg = config(ctx)
     T, st = cfg["T"], setting
-    w = wqk_star(T, prior(st), n_systems=cfg["rb_systems"], batch=cfg["rb_systems"] // 20,
-                 seed=ctx.seed_for(f"wqk-rb-{st}"))
-    out = {"wstar": w, "linear_check": _wstar_linear_check(ctx, st, T, w.value, cfg["rb_systems"])}
-    if st in ("a", "b"):
-        avg = per_system_ratio_average(T, prior(st), cfg["rb_systems"], ctx.seed_for(f"per-system-{st}"))
-        _, Y = test_set(ctx, st, T, cfg["ratio_test_n"], f"ratio-test-{st}")
-        f1, y = theorem_feature(Y), Y[:, -1]         # the layer's output is linear in c
+    w = _wstar(ctx, st)
+    avg = per_system_ratio_average(T, prior(st), cfg["rb_systems"], ctx.seed_for(f"per-system-{st}"))
+    _, Y = test_set(ctx, st, T, cfg["ratio_test_n"], f"ratio-test-{st}")
+    f1, y = theorem_feature(Y), Y[:, -1]         # the layer's output is linear in c
 
-        def loss(c):
-            return 0.5 * (c * f1 - y) ** 2
-        base = loss(w.value)
-        out.update(per_system=avg, diff_avg=loss(avg.mean) - base, diff_t2=loss(w.value / (T - 2)) - base,
-                   diff_zero=loss(0.0) - base, zero_loss=float(np.mean(loss(0.0))),
-                   moments=(0.5 * float(np.mean(f1 * f1)), -float(np.mean(f1 * y)), 0.5 * float(np.mean(y * y))))
-    return out
+    def loss(c):
+        return 0.5 * (c * f1 - y) ** 2
+    base = loss(w.value)
+    return dict(per_system=avg, diff_avg=loss(avg.mean) - base, diff_t2=loss(w.value / (T - 2)) - base,
+                diff_zero=loss(0.0) - base, zero_loss=float(np.mean(loss(0.0))),
+                moments=(0.5 * float(np.mean(f1 * f1)), -float(np.mean(f1 * y)), 0.5 * float(np.mean(y * y))))
+
+
+def _wstar(ctx, st):
+    """W* of setting ``st`` by its route (Rao-Blackwell budget ``rb_systems``, stream ``wqk-rb-<st>``)."""
+    cfg = config(ctx)
+    return wqk_star(cfg["T"], prior(st), n_systems=cfg["rb_systems"], batch=cfg["rb_systems"] // 20,
+                    seed=ctx.seed_for(f"wqk-rb-{st}"))
 
 
 @claims.fixture(params=lambda ctx: list(SETTINGS))
@@ -219,8 +234,9 @@ def ratio_acov(ctx, setting):
     T = cfg["T"]
     entries = [(T - 1, T - 1), (T - 1, T), (T - 2, T)]
     fam = prior(setting).sample(rng_for(ctx, f"acov-systems-{setting}"), 3)
-    return {"entries": entries, "acov": autocovariance_batch_mc(fam, T, entries, cfg["wqk_mc_batches"],
-                                                                cfg["acov_per_batch"], ctx.seed_for(f"acov-mc-{setting}"))}
+    acov = autocovariance_batch_mc(fam, T, entries, cfg["wqk_mc_batches"], cfg["acov_per_batch"],
+                                   ctx.seed_for(f"acov-mc-{setting}"))
+    return {"entries": entries, "acov": acov}
 
 
 def _wstar_linear_check(ctx, st, T, w, n):
