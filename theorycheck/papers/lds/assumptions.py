@@ -34,11 +34,11 @@ from ...models.filters import steady_state_closed_loop_radius
 from ...verdicts import Estimate, rules
 from .registry import claims
 from .settings import PRIOR_DEFAULTS, config, prior_scope
-from .theory.gd import ar_gd_step_prediction, feature_vector
+from .theory.gd import ar_gd_step_prediction, feature_vector, gd_step_weights
 from .theory.isserlis import wqk_star_moments
-from .theory.pcg import pcg_quantities
+from .theory.pcg import pcg_quantities, span_residuals
 from .theory.stationarity import stationarity_moments
-from .theory.support import ar_gaps, decay_exponents, parity_zero_pattern, predicted_support
+from .theory.support import ar_gaps, decay_exponents, parity_zero_pattern, structured_weights
 from .theory.wqk import scalar_batch, wqk_star
 
 __all__ = ["PATTERN_ENERGY_MAX", "STRUCTURE_MAX", "MOMENT_MARGIN", "KAPPA_MIN", "EPS_KF", "EXACT_RTOL", "SPAN_TOL",
@@ -127,12 +127,9 @@ def structured_skew(ctx, delta):
     F = m["features"]
     zf = np.array([bool(parity_zero_pattern(2)[j - 1, k - 1, l - 1]) for (k, l, j) in F])
     rng = np.random.default_rng(ctx.seed_for("001-assume/structured-weights"))
-    sv, sw = predicted_support(2)
     worst = 0.0
     for _ in range(5):
-        W, V = np.zeros((3, 3)), np.zeros((3, 3))
-        W[:, :2] = rng.standard_normal((3, 2)) * sw
-        V[2] = rng.standard_normal(3) * sv
+        W, V = structured_weights(rng, 2)
         lhs = m["gram"] @ feature_vector(effective_coefficients(W, V), F)
         worst = max(worst, float(np.sum(lhs[zf] ** 2) / np.sum(lhs ** 2)))
     return rules.equivalence(f"structured weights: E[G q ŷ_T] vanishes on the predicted zeros (energy share ≤ "
@@ -385,7 +382,7 @@ def gd_mask_leak(ctx, m):
     T = 20
     Y = _leak_prompts(ctx, 1, T)
     w = wqk_star(T, make_prior("a", **PRIOR_DEFAULTS)).value
-    att = _leaky_predict(np.array([[w, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [0.0, 1.0]]), Y, m)
+    att = _leaky_predict(*gd_step_weights(1, w), Y, m)
     return rules.identity("attention output = one GD step of size W* on L_AR(1) from 0", att,
                           ar_gd_step_prediction(Y, 1, w), rtol=EXACT_RTOL,
                           scope=f"leak m = {m}, {prior_scope('b')}, T = {T}, 200 prompts")
@@ -441,26 +438,8 @@ def pcg_start(ctx, r0norm):
     W, V = rng.standard_normal((2, s + 1, s + 1))
     u = rng.standard_normal(s)
     u /= np.linalg.norm(u)
-    q = pcg_quantities(W, V, Y)
-    H, g0, P = q["H"], q["g0"], q["P"]
-    w = np.broadcast_to(r0norm * u, g0.shape).copy()
-    r = -(g0 + np.einsum("bij,bj->bi", H, w))
-    z = r @ P.T
-    d = z.copy()
-    for k in range(2):                                           # PCG, Fletcher–Reeves β, exact line search
-        Hd = np.einsum("bij,bj->bi", H, d)
-        al = np.sum(r * d, 1) / np.sum(d * Hd, 1)
-        w = w + al[:, None] * d
-        r_new = r - al[:, None] * Hd
-        z_new = r_new @ P.T
-        d = z_new + (np.sum(r_new * z_new, 1) / np.sum(r * z, 1))[:, None] * d
-        r, z = r_new, z_new
-    Pg = g0 @ P.T
-    basis = np.stack([Pg, np.einsum("bij,bj->bi", H, Pg) @ P.T], axis=2)
-    res = []
-    for b in range(Y.shape[0]):
-        c, *_ = np.linalg.lstsq(basis[b], w[b], rcond=None)
-        res.append(np.linalg.norm(basis[b] @ c - w[b]) / np.linalg.norm(w[b]))
+    q = pcg_quantities(W, V, Y, w0=r0norm * u)                   # PCG, Fletcher–Reeves β, exact line search
+    res, _ = span_residuals(q)
     return rules.identity("the 2-step PCG iterate lies in span{P∇L(0), P∇²L P∇L(0)} (relative residual 0)",
-                          np.array(res), np.zeros(len(res)), atol=SPAN_TOL,
+                          res, np.zeros(len(res)), atol=SPAN_TOL,
                           scope=f"|w₀| = {r0norm}, s = {s}, {prior_scope('b')}, T = {T}, 200 prompts, random weights")

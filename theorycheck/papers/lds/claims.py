@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from . import fixtures  # noqa: F401  (registers the fixtures first)
 # the claims, registered in seed order by these imports (lines 21–54, 58–62, 66–70)
-from .claims_background import (ar_approaches_kf, ar_approximation_exponential, ar_loss_convex, gpt2_matches_kf,
-                                kf_optimal, lemma41_parity, lemma41_structured_class)
+from .claims_background import (ar_approaches_kf, ar_approximation_exponential, ar_loss_convex, core_idea_proved,
+                                gpt2_matches_kf, kf_optimal, lemma41_parity, lemma41_reduces_search,
+                                lemma41_structured_class)
 from .claims_theorem41 import (first_optimality, gd_identity, isserlis_moments, thm41_global_optimum,
                                thm41_ratio_of_expectations)
-from .claims_pcg import (eq16_block_structure, eq17_form, eq18_pcg_form, pcg_cosines, pcg_covers_ar1, pcg_p_residual,
-                         sge2_not_gd)
+from .claims_pcg import (eq16_block_structure, eq17_form, eq18_pcg_form, p_correction, pcg_cosines, pcg_covers_ar1,
+                         pcg_p_residual, sge2_not_gd)
 from .reconciliation import P_RESIDUAL_MARGIN
 from .settings import SETTINGS
 
@@ -50,8 +51,8 @@ CONVENTIONS = [
 ]
 
 
-__all__ = ["CONVENTIONS", "P_RESIDUAL_MARGIN", "SETTINGS", "gpt2_matches_kf", "kf_optimal",
+__all__ = ["CONVENTIONS", "P_RESIDUAL_MARGIN", "SETTINGS", "gpt2_matches_kf", "kf_optimal", "core_idea_proved",
            "ar_approximation_exponential", "ar_loss_convex", "ar_approaches_kf", "lemma41_parity",
-           "lemma41_structured_class", "isserlis_moments", "thm41_global_optimum", "thm41_ratio_of_expectations",
-           "gd_identity", "first_optimality", "sge2_not_gd", "eq16_block_structure", "eq17_form", "eq18_pcg_form",
-           "pcg_cosines", "pcg_p_residual", "pcg_covers_ar1"]
+           "lemma41_structured_class", "lemma41_reduces_search", "isserlis_moments", "thm41_global_optimum",
+           "thm41_ratio_of_expectations", "gd_identity", "first_optimality", "sge2_not_gd", "eq16_block_structure",
+           "eq17_form", "eq18_pcg_form", "pcg_cosines", "p_correction", "pcg_p_residual", "pcg_covers_ar1"]

@@ -18,12 +18,13 @@ from ...models.dynamics import DiagonalLDSPrior, make_prior
 from ..api import Baseline
 from .theory.isserlis import moment_functions
 from .theory.stationarity import stationarity_moments
-from .theory.support import predicted_support
+from .theory.pcg import pcg_quantities
+from .theory.support import support_masks
 from .theory.symbolic import sym_observations, sym_token_matrix
 
 #: This paper's public theory modules: every callable of their ``__all__`` has a baseline below.
 MODULES = tuple(f"theorycheck.papers.lds.theory.{m}" for m in ("wqk", "isserlis", "nonnormal", "stationarity", "gd",
-                                                              "support", "pcg", "symbolic"))
+                                                              "support", "pcg", "symbolic", "optimum", "kalman"))
 
 _IS = "theorycheck.papers.lds.theory.isserlis."
 _WQ = "theorycheck.papers.lds.theory.wqk."
@@ -32,6 +33,8 @@ _GD = "theorycheck.papers.lds.theory.gd."
 _SU = "theorycheck.papers.lds.theory.support."
 _PC = "theorycheck.papers.lds.theory.pcg."
 _SY = "theorycheck.papers.lds.theory.symbolic."
+_OP = "theorycheck.papers.lds.theory.optimum."
+_KA = "theorycheck.papers.lds.theory.kalman."
 _A = "theorycheck.models.attention."
 _D = "theorycheck.models.dynamics."
 _F = "theorycheck.models.filters."
@@ -186,10 +189,32 @@ def _gaps():
 
 @_new
 def _support():
-    sv, sw = predicted_support(1)
-    mq, mv = np.zeros((2, 2), bool), np.zeros((2, 2), bool)
-    mq[:, :1], mv[1] = sw, sv
-    return (mq, mv)
+    return support_masks(1)
+
+
+@_new
+def _pcg_q():
+    return pcg_quantities(*_weights(), _Y())
+
+
+@_new
+def _x1():
+    return _rng(6).standard_normal(4)
+
+
+@_new
+def _W22():
+    return _rng(7).standard_normal((2, 2))
+
+
+@_new
+def _sys_b():
+    return _systems(3, 2, "b")
+
+
+@_new
+def _vecs():
+    return _rng(5).standard_normal((3, 2))
 
 
 _THEORY = [
@@ -208,7 +233,25 @@ _THEORY = [
     Baseline(_SU + "parity_zero_pattern", dict(s=2)),
     Baseline(_SU + "predicted_support", dict(s=2, k0_parity=None)),
     Baseline(_SU + "jaccard_distance", dict(a=[True, False, True], b=[True, True, False])),
-    Baseline(_PC + "pcg_quantities", factory=_with(W_QK=_W, W_V=_V, Y=_y, preconditioner="P", init="residual")),
+    Baseline(_PC + "pcg_quantities", factory=_with(W_QK=_W, W_V=_V, Y=_y, preconditioner="P", init="residual",
+                                                  w0=None)),
+    Baseline(_PC + "cosine", factory=_with(u=_vecs, w=_vecs)),
+    Baseline(_PC + "span_residuals", factory=_with(q=_pcg_q)),
+    Baseline(_SU + "support_masks", dict(s=2, k0_parity=None)),
+    Baseline(_SU + "structured_weights", factory=_with(rng=_g, s=2, k0_parity=None)),
+    Baseline(_WQ + "theorem_feature", factory=_with(Y=_y)),
+    Baseline(_PC + "pcg_diagnostics", factory=_with(W_QK=_W, W_V=_V, Y=_y)),
+    Baseline(_PC + "random_direction_abs_cosine", dict(s=4)),
+    Baseline(_OP + "weights_of", factory=_with(x=_x1, s=1)),
+    Baseline(_OP + "point_of", factory=_with(W_QK=_W, W_V=_V)),
+    Baseline(_OP + "loss_and_gradient", factory=_with(x=_x1, s=1, moments=_mom)),
+    Baseline(_OP + "hessian", factory=_with(x=_x1, s=1, moments=_mom)),
+    Baseline(_OP + "minimise", factory=_with(moments=_mom, s=1, starts=2, rng=_g, k0_parity=None, init_scale=0.5)),
+    Baseline(_OP + "theorem_branch_shares", factory=_with(W_QK=_W22, W_V=_W22)),
+    Baseline(_KA + "steady_state_kalman", factory=_with(systems=_sys)),
+    Baseline(_KA + "truncation_profile", factory=_with(systems=_sys_b, s_values=[1, 2, 3])),
+    Baseline(_KA + "truncated_kalman_mse", factory=_with(systems=_sys, s=2)),
+    Baseline(_KA + "trivial_predictor_mse", factory=_with(systems=_sys, T=6)),
     Baseline(_SY + "sym_observations", dict(T=5)),
     Baseline(_SY + "sym_token_matrix", factory=_with(y=_sym_y, s=1)),
     Baseline(_SY + "sym_attention_forward", factory=_with(W_QK=_sym_eye, W_V=_sym_eye, Y0=_sym_Y0)),

@@ -13,7 +13,7 @@ from ...models import attention as A
 from ...models import dynamics as D
 from ...models import filters as F
 from ..api import Mutant
-from .theory import gd, isserlis, nonnormal, pcg, stationarity, support, wqk
+from .theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
 
 _RATIO = "001-thm41-ratio-of-expectations"
 _OPT = "001-thm41-global-optimum"
@@ -130,6 +130,52 @@ def _coupling_no_cross(p):
     p.replace(nonnormal, "_coupling_weights", _coupling_weights)
 
 
+def _last_value_difference_of_variances(p):
+    orig = kalman.trivial_predictor_mse
+
+    def trivial_predictor_mse(systems, T):
+        out = orig(systems, T)
+        K = D.lds_autocovariance(systems, T)
+        out["predict the last value"] = K[:, -1, -1] - K[:, -2, -2]     # BUG: E[(y_T − y_(T−1))²] as E[y_T²] − E[y_(T−1)²]
+        return out
+    p.replace(kalman, "trivial_predictor_mse", trivial_predictor_mse)
+
+
+def _bias_with_filter_covariance(p):
+    orig = kalman._steady
+
+    def _steady(systems):
+        st = orig(systems)
+        st["Sigma_x"] = 2 * st["P"]                # BUG: bias variance with P instead of Cov(x̂) = Σ_x − P
+        return st
+    p.replace(kalman, "_steady", _steady)
+
+
+def _pcg_fixed_steps(p):
+    def _two_pcg_steps(H, g0, Pc, qv, init, w0=None):
+        r0 = -g0 if w0 is None else -(g0 + np.einsum("bij,bj->bi", H, w0))
+        z0 = r0 @ Pc.T
+        d0 = z0 if init == "residual" else np.broadcast_to(qv, z0.shape).copy()
+        w1 = 0.1 * d0 if w0 is None else w0 + 0.1 * d0                     # BUG: fixed step, no line search
+        r1 = r0 - 0.1 * np.einsum("bij,bj->bi", H, d0)
+        z1 = r1 @ Pc.T
+        d1 = z1 + d0
+        w2 = w1 + 0.1 * d1
+        r2 = r1 - 0.1 * np.einsum("bij,bj->bi", H, d1)
+        return r0, z0, z1, r2 @ Pc.T, w1, w2
+    p.replace(pcg, "_two_pcg_steps", _two_pcg_steps)
+
+
+def _optimum_gradient_half(p):
+    orig = optimum._loss_grad
+
+    def _loss_grad(x, pairs, nf, gram, b, Eyy):
+        L, g = orig(x, pairs, nf, gram, b, Eyy)
+        g[np.unique(pairs[2])] *= 0.5               # BUG: the W-gradient halved (W's indices are disjoint from v's)
+        return L, g
+    p.replace(optimum, "_loss_grad", _loss_grad)
+
+
 MUTANTS = [
     Mutant("lds-drop-T-minus-2", "W*_QK without the (T − 2) factor (the 1/(T − 2) of the attention normalisation "
            "forgotten)", (_RATIO, _OPT), _drop_t2),
@@ -157,4 +203,15 @@ MUTANTS = [
            "(Q treated as the identity)", (_RATIO,), _orthogonal_as_diagonal),
     Mutant("lds-coupling-no-cross", "setting (d)'s route without the cross-covariances of the coupled components",
            (_RATIO,), _coupling_no_cross),
+    Mutant("lds-last-value-difference-of-variances", "the trivial 'predict the last value' baseline with "
+           "E[(y_T − y_(T−1))²] written as E[y_T²] − E[y_(T−1)²] (a baseline far too strong: the Kalman filter no "
+           "longer beats it)",
+           ("001-kf-optimal",), _last_value_difference_of_variances),
+    Mutant("lds-bias-filter-covariance", "the AR(s) truncation bias computed with the filter's error covariance P "
+           "instead of the covariance Σ_x − P of the state estimate", ("001-ar-approaches-kf",),
+           _bias_with_filter_covariance),
+    Mutant("lds-pcg-fixed-steps", "two PCG steps with a fixed step size instead of the exact line search",
+           ("001-eq18-pcg-form", "001-pcg-covers-ar1"), _pcg_fixed_steps),
+    Mutant("lds-optimum-gradient-half", "the exact loss's gradient with respect to W_QK halved in the multi-start "
+           "minimisation", ("001-lemma41-reduces-search", "001-sge2-not-gd"), _optimum_gradient_half),
 ]

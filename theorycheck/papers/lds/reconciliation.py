@@ -30,12 +30,13 @@ import numpy as np
 
 from ...models.attention import effective_coefficients
 from ...models.training import train_linear_attention
+from ...claims import Param
 from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
-from .theory.pcg import pcg_quantities
+from .theory.pcg import cosine, pcg_quantities
 from .theory.support import offpattern_energy
 
-__all__ = ["PCG_FREE", "PCG_TARGETS", "P_RESIDUAL_MARGIN", "PcgModel", "pcg_reconcile", "RECIPE_TARGETS",
+__all__ = ["PCG_FREE", "PCG_TARGETS", "P_RESIDUAL_MARGIN", "PcgModel", "pcg_reconcile", "reading_params", "RECIPE_TARGETS",
            "recipe_grid", "recipe_free", "recipe_reconcile", "recipe_point"]
 
 #: "≈ −0.99" has no printed spread: the larger of the paper's two printed spreads (± 0.05) is its model margin
@@ -63,11 +64,6 @@ PCG_FREE = [
     Parameter("averaging", choices=AVERAGING),
     Parameter("setting of −0.99", choices=("a", "b", "a and b")),
 ]
-
-
-def _cos(u, w):
-    nu, nw = np.linalg.norm(u, axis=-1), np.linalg.norm(w, axis=-1)
-    return np.sum(u * w, -1) / np.maximum(nu * nw, 1e-300)
 
 
 class PcgModel:
@@ -130,7 +126,7 @@ class PcgModel:
 
 
 def _summary(u, w, averaging) -> float:
-    c = _cos(u, np.broadcast_to(w, u.shape))
+    c = cosine(u, np.broadcast_to(w, u.shape))
     return float(np.median(c) if averaging.startswith("median") else np.mean(c))
 
 
@@ -139,6 +135,13 @@ def _estimate(vals) -> Estimate:
         return Estimate.exact(1e6)
     vals = np.asarray(vals, dtype=float)
     return Estimate.from_samples(vals) if vals.size > 1 and np.ptp(vals) > 0 else Estimate.exact(float(vals.mean()))
+
+
+def reading_params(best: dict) -> list:
+    """The readings of the PCG numbers at the reconciliation's closest point, as chosen Params (admissible: every
+    declared choice of :data:`PCG_FREE`)."""
+    return [Param(f"reading: {p.name}", best[p.name], "chosen", "the seed does not say; the closest reading of the "
+                  "joint reconciliation of the three PCG numbers", admissible=tuple(p.choices)) for p in PCG_FREE]
 
 
 def pcg_grid_size() -> int:

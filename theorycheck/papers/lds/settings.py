@@ -11,8 +11,12 @@ priors as instances of the universal statement; their scope says so.
 """
 from __future__ import annotations
 
+import itertools
+from importlib import resources
+
 import numpy as np
 
+from ...claims import Param
 from ...models.dynamics import make_prior
 
 #: Prior parameters (ours; the paper gives none). Settings (a)-(d) as in :func:`theorycheck.models.dynamics.make_prior`.
@@ -25,6 +29,85 @@ RECIPE = {"optimiser": "Adam, no weight decay, no gradient clipping", "lr_ar1": 
           "data": "fresh systems and trajectories every step"}
 
 SETTINGS = ("a", "b", "c", "d")
+
+# ----------------------------------------------------------------------------- provenance of every value (issue 21)
+#: Values the seed states (the line that states them).
+T_STATED = Param("T", 30, "stated", "line 74: each trajectory runs T = 30 steps")
+D_STATED = Param("d", 5, "stated", "line 74: hidden-state dimension d = 5")
+S_PCG = Param("s (PCG numbers)", 4, "stated", "line 70: the cosines are measured on AR(4)")
+SEEDS_STATED = Param("training seeds (paper)", 3, "stated", "line 74: results averaged over 3 random seeds")
+STEPS_STATED = Param("training steps (paper)", 8000, "stated", "line 74: 8000 steps in total")
+BATCH_STATED = Param("AR(1) batch (paper)", 3000, "stated", "line 74: the AR(1) batch starts at 3000")
+C_SETTING_A = Param("c (setting a)", "1", "stated", "line 83: setting (a) has c = 1")
+#: Conventions (C-numbers of the paper's conventions).
+LOSS_HALVED = Param("loss", "½E[(ŷ_T − y_T)²]", "convention", "C4")
+TOKENS = Param("tokens", "z_i = [ȳ_i; y_{i+s}], query [ȳ_{T−s}; 0]", "convention", "C3")
+EQ17_RECONSTRUCTION = Param("P, q, p, ξ of Eq. 17", "P = W_QK[:s, :s]ᵀ, q = W_V[s, :s], p = W_QK[s, :s]",
+                            "convention", "C10")
+
+#: The reading of Eq. 18 (C10): two PCG steps on L_AR(s) from 0, preconditioned residual z = P r, exact line search.
+PCG_READING = Param("PCG reading", "z = P r, first direction the residual, exact line search, from w₀ = 0", "convention",
+                    "C10")
+#: Thresholds the seed leaves open (chosen, with the range a reader could have chosen).
+NEGLIGIBLE = Param("'negligible' threshold", 0.01, "chosen", "the seed gives no threshold for 'negligible': 1 % of the "
+                   "Kalman MSE at the largest window the paper trains (s = 4)", admissible=(0.001, 0.05))
+MATCH_MARGIN = Param("'matches KF' margin", 0.05, "chosen", "the seed gives no criterion for 'matching' the Kalman "
+                     "filter: an MSE within 5 % of the Kalman MSE", admissible=(0.01, 0.2))
+
+#: The prior's parameters: the seed gives no law of the eigenvalues of A, of x₀, Σ_w or σ_v (chosen; the admissible
+#: ranges are what a reader could have chosen instead: marginally stable spectra, noise scales within two decades).
+PRIOR_PARAMS = (
+    Param("a_max", PRIOR_DEFAULTS["a_max"], "chosen", "the seed gives no law of A's eigenvalues: a_k ~ U[−a_max, "
+          "a_max]; line 46 requires ρ(A) ≤ 1", admissible=(0.5, 1.0)),
+    Param("sigma0", PRIOR_DEFAULTS["sigma0"], "chosen", "the seed gives no law of x₀: N(0, σ₀²I)",
+          admissible=(0.1, 10.0)),
+    Param("sigma_w", PRIOR_DEFAULTS["sigma_w"], "chosen", "the seed gives no Σ_w: σ_w²I (settings a, b, d)",
+          admissible=(0.05, 5.0)),
+    Param("sigma_v", PRIOR_DEFAULTS["sigma_v"], "chosen", "the seed gives no σ_v", admissible=(0.01, 5.0)),
+    Param("c (settings b–d)", "1", "chosen", "the seed states c only for setting (a) (line 83); line 74 samples c per "
+          "trajectory, our (b) makes Qc uniform on the sphere, (c) and (d) keep c = 1", admissible=("1", "random")),
+)
+#: The unstated parts of settings (c) and (d) (chosen).
+SETTING_PARAMS = {
+    "c": (Param("Σ_w spread (setting c)", 16.0, "chosen", "the seed says only 'non-isotropic Σ_w': a 16-fold "
+                "geometric spread of the variances around σ_w²", admissible=(1.0, 100.0)),),
+    "d": (Param("coupling κ (setting d)", 0.5, "chosen", "the seed says only 'non-normal A = P⁻¹diag(v)P': P = I + "
+                "κU, U strictly upper triangular with U[−1, 1] entries", admissible=(0.0, 1.0)),),
+}
+
+
+def chosen_of(params) -> dict:
+    """``{name: value}`` of the chosen Params of ``params`` — for ``rules.reproduction``, which cannot take ``params=``
+    (it hands its checked keyword arguments to ``rules.equivalence``, which checks them again)."""
+    return {p.name: p.value for p in params if p.chosen}
+
+
+def prior_params(setting: str = "a") -> list:
+    """The Params of the prior of ``setting`` (the stated d and the chosen laws)."""
+    return [D_STATED, *PRIOR_PARAMS, *SETTING_PARAMS.get(setting, ())]
+
+
+def corner_priors(setting: str = "a") -> list:
+    """The priors of ``setting`` at the 16 corners of the admissible box of the chosen numeric prior Params (a_max,
+    σ₀, σ_w, σ_v) — for searches whose extent must cover the whole admissible range — as ``[(corner dict, prior)]``."""
+    names = [p.name for p in PRIOR_PARAMS if isinstance(p.value, float)]
+    ranges = [p.admissible for p in PRIOR_PARAMS if isinstance(p.value, float)]
+    out = []
+    for corner in itertools.product(*ranges):
+        kw = {**PRIOR_DEFAULTS, **dict(zip(names, corner))}
+        out.append((dict(zip(names, corner)), make_prior(setting, **kw)))
+    return out
+
+
+def searched_box() -> dict:
+    """``extent["searched"]`` of a search over the whole admissible box of the chosen prior Params (the numeric ones
+    by their ranges, the others by their admissible values)."""
+    return {p.name: list(p.admissible) for p in PRIOR_PARAMS}
+
+
+def seed_line(n: int) -> str:
+    """Line ``n`` (1-based) of the seed summary, verbatim (for clauses that quote a whole table row)."""
+    return resources.files(__package__).joinpath("seed.txt").read_text(encoding="utf-8").split("\n")[n - 1]
 
 
 def prior(setting: str):
@@ -56,6 +139,8 @@ def config(ctx) -> dict:
             "steps": {"ar1": 1000, "sge2": 800}, "batch": {"ar1": 300, "sge2": 300}, "masked_steps": 800,
             "test_n": 20_000, "pcg_n": 4000, "kf_test_n": 20_000,
             "recipe_batch": 100,
+            "optimum_starts": 12, "optimum_windows": (1, 2, 3), "bias_systems": 300, "bias_s_max": 12,
+            "corner_systems": 5, "kf_exact_n": 5000,
         }
     return {
         "T": 30, "wqk_mc_batches": 40, "wqk_mc_batch": 12_500, "acov_per_batch": 10_000, "rb_systems": 40_000,
@@ -72,6 +157,8 @@ def config(ctx) -> dict:
         "steps": {"ar1": 3000, "sge2": 2000}, "batch": {"ar1": 1000, "sge2": 1000}, "masked_steps": 2000,
         "test_n": 100_000, "pcg_n": 20_000, "kf_test_n": 100_000,
         "recipe_batch": 300,
+        "optimum_starts": 40, "optimum_windows": (1, 2, 3), "bias_systems": 2000, "bias_s_max": 15,
+        "corner_systems": 20, "kf_exact_n": 40_000,
     }
 
 
@@ -91,6 +178,31 @@ def train_size(cfg: dict, setting: str, s: int) -> tuple[int, int]:
     """(steps, batch) of a free run of ``setting`` with window ``s`` (AR(1) and s ≥ 2 differ)."""
     k = "ar1" if s == 1 else "sge2"
     return cfg["steps"][k], cfg["batch"][k]
+
+
+def recipe_params(cfg: dict, setting: str, s: int, n_seeds: int | None = None) -> list:
+    """The Params of a trained run: the stated T and d, the chosen optimiser, schedule, steps, batch, seeds and prior
+    (the seed states AdamW, 8000 steps, batch 3000 for AR(1) and 3 seeds; ours are smaller for the time budget and
+    without weight decay or clipping, whose values the seed does not give)."""
+    steps, batch = train_size(cfg, setting, s)
+    lr = RECIPE["lr_ar1"] if s == 1 else RECIPE["lr"]
+    out = [T_STATED if cfg["train_T"] == T_STATED.value else
+           Param("T (training)", cfg["train_T"], "chosen", "quick sizes: shorter trajectories than the stated T = 30",
+                 admissible=(8, 30)),
+           Param("optimiser", RECIPE["optimiser"], "chosen", "line 74 states AdamW with gradient clipping; weight decay "
+                 "and clip threshold are not given", admissible=("Adam", "AdamW with any weight decay and clipping")),
+           Param("learning rate", lr, "chosen", "not stated", admissible=(1e-4, 0.1)),
+           Param("schedule", f"{RECIPE['warmup']} warm-up, {RECIPE['schedule']}", "chosen", "line 74: linear warm-up "
+                 "then cosine annealing, lengths not given", admissible=("any warm-up length",)),
+           Param("init", RECIPE["init"], "chosen", "not stated", admissible=("any small random init",)),
+           Param("steps", steps, "chosen", "line 74 states 8000; fewer for the time budget", admissible=(300, 8000)),
+           Param("batch", batch, "chosen", "line 74 states 3000 for AR(1), growing with s; smaller for the time budget",
+                 admissible=(100, 10_000)),
+           *prior_params(setting)]
+    if n_seeds is not None:
+        out.append(Param("training seeds", n_seeds, "chosen", "line 74 states 3 seeds; more where the budget allows",
+                         admissible=(3, 20)))
+    return out
 
 
 def recipe_chosen(cfg: dict, setting: str, s: int, n_seeds: int | None = None) -> dict:

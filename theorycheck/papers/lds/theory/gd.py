@@ -56,9 +56,17 @@ def feature_vector(C: np.ndarray, features) -> np.ndarray:
     C = check_array("C", C)
     if C.ndim != 3 or C.shape[0] != C.shape[1] or C.shape[2] != C.shape[0] - 1 or C.shape[2] < 1:
         raise ValueError(f"C must have shape (s+1, s+1, s), got {C.shape}")
-    s = C.shape[2]
-    feats = _check_features(features, s)
+    return _in_feature_order(C, _check_features(features, C.shape[2]))
+
+
+def _in_feature_order(C, feats) -> np.ndarray:
+    """:func:`feature_vector` of checked ``C`` and features."""
     return np.array([C[k - 1, l - 1, j - 1] for (k, l, j) in feats])
+
+
+def _coefficients(W_QK, W_V, feats) -> np.ndarray:
+    """The effective coefficients of checked weights in the order of the checked feature list ``feats``."""
+    return _in_feature_order(effective_coefficients(W_QK, W_V), feats)
 
 
 def _check_features(features, s: int) -> list:
@@ -76,22 +84,29 @@ def _check_features(features, s: int) -> list:
     return out
 
 
-def _check_moments(moments) -> dict:
+def check_moments(moments, s: int) -> tuple:
+    """The moments of :func:`stationarity_moments` (``gram=True``) for window ``s``, checked once:
+    ``(features, gram, b, Eyy)`` with the features as checked 1-based triples."""
     if not isinstance(moments, dict) or any(k not in moments for k in ("features", "gram", "b", "Eyy")):
         raise ValueError("moments must be the dict of stationarity_moments(..., gram=True) (keys features, gram, b, Eyy)")
     n = len(moments["features"])
     if np.shape(moments["gram"]) != (n, n) or np.shape(moments["b"]) != (n,):
         raise ValueError(f"moments: gram must be {n}x{n} and b of length {n} for {n} features")
-    return moments
+    feats = _check_features(moments["features"], s)
+    return feats, moments["gram"], moments["b"], moments["Eyy"]
+
+
+def _halved_loss(c, gram, b, Eyy) -> float:
+    return float(0.5 * (Eyy - 2 * c @ b + c @ gram @ c))
 
 
 def exact_halved_loss(W_QK, W_V, moments: dict) -> float:
     r"""Population halved loss :math:`\tfrac12E[(\hat y_T-y_T)^2]=\tfrac12(E y_T^2-2c^\top b+c^\top\Gamma c)`
     of the weights, with the exact feature moments ``moments`` (:func:`stationarity_moments` with
     ``gram=True``) and ``c`` their effective coefficients."""
-    moments = _check_moments(moments)
-    c = feature_vector(effective_coefficients(W_QK, W_V), moments["features"])
-    return float(0.5 * (moments["Eyy"] - 2 * c @ moments["b"] + c @ moments["gram"] @ c))
+    W_QK, W_V, s = check_weights(W_QK, W_V)
+    feats, gram, b, Eyy = check_moments(moments, s)
+    return _halved_loss(_coefficients(W_QK, W_V, feats), gram, b, Eyy)
 
 
 def exact_loss_gradient(W_QK, W_V, moments: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -101,17 +116,16 @@ def exact_loss_gradient(W_QK, W_V, moments: dict) -> tuple[np.ndarray, np.ndarra
     W; the Jacobians are built column by column from basis matrices (exact), and the gradient is
     :math:`J^\top(\Gamma c-b)`."""
     W_QK, W_V, s = check_weights(W_QK, W_V)
-    F, Gm, b = _check_moments(moments)["features"], moments["gram"], moments["b"]
-    c = feature_vector(effective_coefficients(W_QK, W_V), F)
-    r = Gm @ c - b
+    F, Gm, b, _ = check_moments(moments, s)
+    r = Gm @ _coefficients(W_QK, W_V, F) - b
     gW = np.zeros_like(W_QK)
     gV = np.zeros_like(W_V)
     for i in range(s + 1):
         for j in range(s + 1):
             E = np.zeros_like(W_QK)
             E[i, j] = 1.0
-            gW[i, j] = feature_vector(effective_coefficients(E, W_V), F) @ r
-            gV[i, j] = feature_vector(effective_coefficients(W_QK, E), F) @ r
+            gW[i, j] = _coefficients(E, W_V, F) @ r
+            gV[i, j] = _coefficients(W_QK, E, F) @ r
     return gW, gV
 
 
@@ -119,8 +133,10 @@ def gd_step_weights(s: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
     r"""Weights whose forward pass is one step of *standard* gradient descent of size ``eta`` from
     :math:`w_0=0` on :math:`L_{AR(s)}`: :math:`W_{QK}=\eta\begin{pmatrix}I_s&0\\0&0\end{pmatrix}`,
     :math:`W_V=e_{s+1}e_{s+1}^\top` (prediction :math:`\eta\,\bar y_{T-s}^\top\tfrac1n\sum_t\bar y_ty_{t+s}`)."""
-    s = check_int("s", s, minimum=1)
-    eta = check_real("eta", eta)
+    return _gd_weights(check_int("s", s, minimum=1), check_real("eta", eta))
+
+
+def _gd_weights(s, eta):
     W = np.zeros((s + 1, s + 1))
     W[:s, :s] = eta * np.eye(s)
     V = np.zeros((s + 1, s + 1))
@@ -131,12 +147,11 @@ def gd_step_weights(s: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
 def best_gd_step(s: int, moments: dict) -> tuple[float, float]:
     r"""The best step size of one standard GD step from 0 (exact 1-D least squares in the population
     loss) and its halved loss: ``(eta*, L(eta*))``."""
-    moments = _check_moments(moments)
-    W1, V1 = gd_step_weights(s, 1.0)
-    phi = feature_vector(effective_coefficients(W1, V1), moments["features"])
-    eta = float(phi @ moments["b"] / (phi @ moments["gram"] @ phi))
-    W, V = gd_step_weights(s, eta)
-    return eta, exact_halved_loss(W, V, moments)
+    s = check_int("s", s, minimum=1)
+    feats, gram, b, Eyy = check_moments(moments, s)
+    phi = _coefficients(*_gd_weights(s, 1.0), feats)
+    eta = float(phi @ b / (phi @ gram @ phi))
+    return eta, _halved_loss(_coefficients(*_gd_weights(s, eta), feats), gram, b, Eyy)
 
 
 def coefficient_inertia(c, features, s: int, rtol: float = 1e-9) -> dict:

@@ -154,8 +154,7 @@ def _exchangeable_average(T, prior, forms, mom):
             return np.atleast_1d(F(K if K.ndim == 3 else K[None]))
 
         def c3(P, Q):                     # C(P, P, Q) by polarisation (P batched or not)
-            Q = np.broadcast_to(Q, P.shape)
-            return (f(2 * P + Q) - f(2 * P) - 2 * f(P + Q) + 2 * f(P) + f(Q)) / 6
+            return _polarised(f, _polarisation_arguments(P, Q))
         fV, fm = float(f(V)[0]), float(f(m)[0])
         if deg == 1:
             out.append(fV + d * mom["m1"] * fm)
@@ -246,8 +245,7 @@ def _independent_average(T, prior, forms, laws) -> list:
     def polar(key, X, Y):                  # key = (component index, 0 | 1): the arguments by their position
         hit = ft_args.get(key)
         if hit is None:
-            Y = np.broadcast_to(Y, X.shape)
-            hit = ft_args[key] = (2 * X + Y, 2 * X, X + Y, X, Y)
+            hit = ft_args[key] = _polarisation_arguments(X, Y)
         return hit
     out = []
     for deg, F in forms:
@@ -277,7 +275,7 @@ def _degree3_average(f1, wts, comps, m1s, Mtot, Mt1, polar) -> float:
     + 2\sum_kF(m_k)`, :math:`\tilde F` by polarisation on the arguments ``polar`` builds once."""
 
     def Ft(args):          # F~(X, X, Y) by polarisation, args = polar(·, X, Y)
-        return (f1(args[0]) - f1(args[1]) - 2 * f1(args[2]) + 2 * f1(args[3]) + f1(args[4])) / 6
+        return _polarised(f1, args)
     tot = float(f1(Mt1)[0])
     for c, ((X, m, mult), m1) in enumerate(zip(comps, m1s)):
         if X is None:
@@ -286,6 +284,24 @@ def _degree3_average(f1, wts, comps, m1s, Mtot, Mt1, polar) -> float:
             eF, eFt = float(wts @ f1(X)), float(wts @ Ft(polar((c, 0), X, Mtot - m)))
         tot += mult * (eF + 3 * eFt - 3 * float(Ft(polar((c, 1), m1, Mtot))[0]) + 2 * float(f1(m1)[0]))
     return tot
+
+
+def _polarisation_arguments(X, Y) -> tuple:
+    """The five arguments ``(2X + Y, 2X, X + Y, X, Y)`` of :func:`_polarised` (Y broadcast to X's shape)."""
+    Y = np.broadcast_to(Y, X.shape)
+    return (2 * X + Y, 2 * X, X + Y, X, Y)
+
+
+def _polarised(f, args):
+    r"""The symmetric trilinear form of a cubic form f at (X, X, Y) by polarisation,
+    :math:`\tilde F(X,X,Y)=[F(2X+Y)-F(2X)-2F(X+Y)+2F(X)+F(Y)]/6`, from ``args`` =
+    :func:`_polarisation_arguments` (X, Y) — the one polarisation of both exact prior averages.
+
+    >>> cube = lambda K: np.atleast_1d(np.sum(K) ** 3)
+    >>> float(_polarised(cube, _polarisation_arguments(np.ones((1, 1)), 2 * np.ones((1, 1))))[0])   # 1·1·2
+    2.0
+    """
+    return (f(args[0]) - f(args[1]) - 2 * f(args[2]) + 2 * f(args[3]) + f(args[4])) / 6
 
 
 def _finite(v, what, **inputs) -> float:

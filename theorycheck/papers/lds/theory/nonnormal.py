@@ -9,6 +9,13 @@ on the pattern of coinciding indices (:func:`_canon`), and these pattern integra
 (:func:`_nn_pattern_integrals`); the weights C of the coupling matrix (:func:`_coupling_weights`) are averaged by
 scrambled Sobol points. Memos (:mod:`theorycheck.memo`, keyed by value): the index tables, Gauss–Legendre rules,
 canonical patterns, pattern integrals and their index tensors.
+
+One of each thing: :func:`_N2` and :func:`_D3` are the Isserlis forms of N and D written out (trace forms) for speed;
+they are not generated code, so ``tests/test_lds_routes.py`` checks them against the generated reference
+(``generated/lds_scalar.py``, the SymPy polynomials) and against the Isserlis engine
+(:func:`~.isserlis.wqk_star_moments`), their multilinear polarisations included. The pair components
+(:func:`_sym_pair`, :func:`_diag_pair`, :func:`_half_pair`) are checked against the definition :func:`_pair_autocov`
+(doctests and tests), which is checked against :func:`theorycheck.models.dynamics.lds_autocovariance`.
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from ....montecarlo import rngs
 from ....validate import MAX_COUNT, ParameterTypeError, check_bool, check_choice, check_int, check_memory
 from .isserlis import check_autocovariances, exact_component_average, has_exact_route
 
-__all__ = ["stationarity_moments", "stationarity_rhs", "autocovariance_batch_mc"]
+__all__ = ["stationarity_moments", "stationarity_rhs", "autocovariance_batch_mc", "ROUTES", "REFERENCE_ROUTE"]
 
 
 def _feature_forms(T: int, s: int):
@@ -154,6 +154,19 @@ def _sampled_average(T, prior, forms, isserlis, n_systems, seed, antithetic, sys
     return S.mean(0), S.std(0, ddof=1) / math.sqrt(S.shape[0]), n_systems
 
 
+def _exact_route(T, prior, forms, isserlis, n_systems, seed, antithetic, systems):
+    """Exact prior average (:func:`~.isserlis.exact_component_average`): (values, None, n_systems)."""
+    return np.array(exact_component_average(T, prior, forms)), None, n_systems
+
+
+#: The routes of :func:`stationarity_moments` by name: ``route(T, prior, forms, isserlis, n_systems, seed,
+#: antithetic, systems) -> (values, standard errors or None, number of systems)``. The reference is the definition
+#: itself, the Rao-Blackwellised average of exact per-system moments over sampled (or given) systems, valid for every
+#: prior; the exact route is tested against it (``tests/test_lds.py``).
+ROUTES = {"exact-components": _exact_route, "rao-blackwell": _sampled_average}
+REFERENCE_ROUTE = "rao-blackwell"
+
+
 def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str = "auto",
                          n_systems: int = 4000, seed: int = 0, antithetic: bool = False,
                          systems: LDSBatch | None = None) -> dict:
@@ -174,19 +187,15 @@ def stationarity_moments(T: int, s: int, prior, gram: bool = False, method: str 
     s = check_int("s", s, minimum=1, maximum=T - 3)
     prior = check_prior(prior)
     gram = check_bool("gram", gram)
-    check_choice("method", method, ("auto", "exact-components", "rao-blackwell"))
+    check_choice("method", method, ("auto",) + tuple(ROUTES))
+    antithetic = check_bool("antithetic", antithetic)
     n, feats, mats, qidx = _feature_forms(T, s)
     isserlis = _SharedIsserlisForms()
     forms, pairs = _moment_forms(T, s, n, feats, mats, qidx, gram, isserlis)
     if method == "auto":      # a given family of systems, or antithetic sampling, asks for the sampled average
         method = ("exact-components" if has_exact_route(prior) and systems is None and antithetic is False
-                  else "rao-blackwell")
-    se = None
-    if method == "exact-components":
-        vals = np.array(exact_component_average(T, prior, forms))
-    else:
-        antithetic = check_bool("antithetic", antithetic)
-        vals, se, n_systems = _sampled_average(T, prior, forms, isserlis, n_systems, seed, antithetic, systems)
+                  else REFERENCE_ROUTE)
+    vals, se, n_systems = ROUTES[method](T, prior, forms, isserlis, n_systems, seed, antithetic, systems)
     out = {"R": _rhs_array(s, feats, vals), "R_se": None if se is None else _rhs_array(s, feats, se),
            "features": feats, "method": method, "n": n,
            "n_systems": None if method == "exact-components" else (2 * n_systems if antithetic else n_systems)}

@@ -21,7 +21,7 @@ from ....models.dynamics import LDSBatch, check_systems
 from ....models.filters import kalman_one_step_mse, oracle_ar_mse
 from ....validate import ParameterTypeError, check_array, check_int, check_real
 
-__all__ = ["parity_zero_pattern", "predicted_support", "jaccard_distance", "support_jaccard", "offpattern_energy",
+__all__ = ["parity_zero_pattern", "predicted_support", "support_masks", "structured_weights", "jaccard_distance", "support_jaccard", "offpattern_energy",
            "ar_gaps", "decay_exponents"]
 
 
@@ -62,6 +62,42 @@ def predicted_support(s: int, k0_parity: int | None = None):
     sv = (k % 2) == k0
     sw = ((k[:, None] + j[None, :] + k0 + s) % 2) == 1
     return sv, sw
+
+
+def support_masks(s: int, k0_parity: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""Boolean masks ``(mask_QK, mask_V)`` of shape (s+1, s+1) of the Lemma 4.1 support (:func:`predicted_support`,
+    parity branch ``k0_parity``): the first s columns of :math:`W_{QK}` and the last row of :math:`W_V`; every other
+    entry is outside the support (it does not enter the prediction).
+
+    >>> mq, mv = support_masks(1); mq.astype(int).tolist(), mv.astype(int).tolist()
+    ([[1, 0], [0, 0]], [[0, 0], [0, 1]])
+    """
+    sv, sw = predicted_support(s, k0_parity)
+    s = sv.size - 1
+    mq = np.zeros((s + 1, s + 1), bool)
+    mq[:, :s] = sw
+    mv = np.zeros((s + 1, s + 1), bool)
+    mv[s] = sv
+    return mq, mv
+
+
+def structured_weights(rng: np.random.Generator, s: int, k0_parity: int | None = None):
+    r"""Random weights on the Lemma 4.1 support (:func:`support_masks`): standard normal entries of
+    :math:`W_{QK}[:, :s]` and of the last row of :math:`W_V` on the support (drawn in this order, the whole block
+    then masked), zero elsewhere. Returns ``(W_QK, W_V)``.
+
+    >>> W, V = structured_weights(np.random.default_rng(0), 2)
+    >>> bool(np.all(W[~support_masks(2)[0]] == 0) and np.all(V[~support_masks(2)[1]] == 0))
+    True
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    sv, sw = predicted_support(s, k0_parity)
+    s = sv.size - 1
+    W, V = np.zeros((s + 1, s + 1)), np.zeros((s + 1, s + 1))
+    W[:, :s] = rng.standard_normal((s + 1, s)) * sw
+    V[s] = rng.standard_normal(s + 1) * sv
+    return W, V
 
 
 def jaccard_distance(a, b) -> float:

@@ -31,7 +31,7 @@ from .isserlis import exact_component_average, has_exact_route, moment_functions
 from .nonnormal import nonnormal_wqk
 
 __all__ = ["WqkStar", "wqk_star", "ROUTES", "REFERENCE_ROUTE", "per_system_ratio_average", "simulate_wqk_star",
-           "wqk_star_batch_mc"]
+           "wqk_star_batch_mc", "theorem_feature", "THEOREM_WQK_UNIT", "THEOREM_WV"]
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,10 @@ def _coupling_rqmc_route(T, prior, rtol, n_systems, seed, batch) -> WqkStar:
     """Setting (d): exact over eigenvalues and noises, RQMC over the coupling matrix (:func:`~.nonnormal_wqk`)."""
     if type(prior) is not NonNormalLDSPrior:
         raise ValueError(f"method='coupling-rqmc' needs a NonNormalLDSPrior (setting d), got {prior!r}")
-    total = 8 * 4096 if n_systems is None else check_int("n_systems", n_systems, minimum=4, maximum=MAX_COUNT)
+    total = 8 * 4096 if n_systems is None else n_systems
+    if total < 4:
+        raise ValueError(f"n_systems must be >= 4 for method='coupling-rqmc' (two scramblings of two points), got "
+                         f"{total}")
     per = 2 ** max(1, int(math.ceil(math.log2(max(2, min(batch, total))))))
     reps = max(2, total // per)
     check_memory("batch", per, 8.0 * per * 17 * 3, f"{per} coupling matrices per replicate")
@@ -168,7 +171,7 @@ def _coupling_rqmc_route(T, prior, rtol, n_systems, seed, batch) -> WqkStar:
 def _rao_blackwell_route(T, prior, rtol, n_systems, seed, batch) -> WqkStar:
     """Any prior (the reference): exact per-system moments averaged over sampled systems, in batches, until the
     delta-method relative SE is below ``rtol`` or ``n_systems`` systems were used."""
-    n_max = 20_000 if n_systems is None else check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
+    n_max = 20_000 if n_systems is None else n_systems
     check_memory("batch", batch, 8.0 * min(batch, n_max) * (T * T + 3 * prior.d * prior.d) * 3,
                  f"the autocovariances of {min(batch, n_max)} systems")
     Ns, Ds = [], []
@@ -200,7 +203,8 @@ def _rao_blackwell_route(T, prior, rtol, n_systems, seed, batch) -> WqkStar:
                                                             "batch_ratios": batch_ratios})
 
 
-#: The routes of :func:`wqk_star` by name: ``route(T, prior, rtol, n_systems, seed, batch) -> WqkStar``.
+#: The routes of :func:`wqk_star` by name: ``route(T, prior, rtol, n_systems, seed, batch) -> WqkStar`` (arguments
+#: validated once by :func:`wqk_star`; a route checks only what is specific to it, e.g. the prior it needs).
 ROUTES = {"polynomial": _polynomial_route, "quadrature": _quadrature_route,
           "exact-components": _exact_components_route, "coupling-rqmc": _coupling_rqmc_route,
           "rao-blackwell": _rao_blackwell_route}
@@ -258,6 +262,8 @@ def wqk_star(T: int, prior, rtol: float = 1e-6, method: str = "auto", n_systems:
     check_choice("method", method, ("auto",) + tuple(ROUTES))
     seed = check_int("seed", seed, minimum=0)
     batch = check_int("batch", batch, minimum=2, maximum=MAX_COUNT)
+    if n_systems is not None:
+        n_systems = check_int("n_systems", n_systems, minimum=2, maximum=MAX_COUNT)
     if method == "auto":
         method = _auto_route(T, prior)
     return ROUTES[method](T, prior, rtol, n_systems, seed, batch)
@@ -282,6 +288,24 @@ def per_system_ratio_average(T: int, prior, n_systems: int = 20_000, seed: int =
     return from_samples(np.concatenate(vals), seed=seed)
 
 
+def theorem_feature(Y) -> np.ndarray:
+    r"""The simulated layer's output along the Theorem 4.1 direction at unit scale, :math:`f=\hat y_T` with
+    :math:`W_{QK}=e_1e_1^\top`, :math:`W_V=e_2e_2^\top` (so :math:`f=y_{T-1}S/(T-2)` and the layer with
+    :math:`W_{QK}=c\,e_1e_1^\top` predicts :math:`cf`), for trajectories ``Y`` (B, T).
+
+    >>> theorem_feature(np.array([[1.0, 2.0, 3.0, 4.0, 5.0]]))       # y_4 (y_1y_2 + y_2y_3 + y_3y_4) / 3
+    array([26.66666667])
+    """
+    return attention_predict(THEOREM_WQK_UNIT, THEOREM_WV, Y)
+
+
+#: Theorem 4.1's weights at unit scale: W_QK = e₁e₁ᵀ (times W* at the optimum), W_V = e₂e₂ᵀ.
+THEOREM_WQK_UNIT = np.array([[1.0, 0.0], [0.0, 0.0]])
+THEOREM_WV = np.array([[0.0, 0.0], [0.0, 1.0]])
+THEOREM_WQK_UNIT.setflags(write=False)
+THEOREM_WV.setflags(write=False)
+
+
 def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_000) -> WqkStar:
     r"""Plain trajectory Monte Carlo of :math:`W^*_{QK,11}`: sample a system and one trajectory per
     sample, run the attention with :math:`W_{QK}=e_1e_1^\top`, :math:`W_V=e_2e_2^\top`
@@ -294,14 +318,12 @@ def simulate_wqk_star(T: int, prior, samples: int, seed: int, batch: int = 20_00
     batch = check_int("batch", batch, minimum=1, maximum=MAX_COUNT)
     check_memory("batch", batch, 8.0 * min(batch, samples) * (8 * T + 3 * prior.d * prior.d),
                  f"a batch of {min(batch, samples)} trajectories")
-    Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
-    Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
     num, den = [], []
     left = samples
     for g in rngs(seed, math.ceil(samples / batch)):
         size = min(batch, left)
         Y = prior.sample(g, size).simulate(T, g)
-        f = attention_predict(Wq, Wv, Y)
+        f = theorem_feature(Y)
         num.append(Y[:, -1] * f)
         den.append(f * f)
         left -= size
@@ -338,14 +360,12 @@ def wqk_star_batch_mc(T: int, prior, n_batches: int, batch: int, seed: int, syst
     seed = check_int("seed", seed, minimum=0)
     per = batch if systems is None else (len(systems) if isinstance(systems, LDSBatch) else 0)
     check_memory("batch", batch, 8.0 * per * (8 * T + 3 * prior.d * prior.d), f"a batch of {per} trajectories")
-    Wq = np.array([[1.0, 0.0], [0.0, 0.0]])
-    Wv = np.array([[0.0, 0.0], [0.0, 1.0]])
     if systems is not None and not isinstance(systems, LDSBatch):
         raise ValueError(f"systems must be an LDSBatch or None, got {type(systems).__name__}")
     num, den = [], []
     for g in rngs(seed, n_batches):
         Y = (prior.sample(g, batch) if systems is None else systems).simulate(T, g)
-        f = attention_predict(Wq, Wv, Y)
+        f = theorem_feature(Y)
         num.append(float(np.sum(Y[:, -1] * f)))
         den.append(float(np.sum(f * f)))
     num, den = np.array(num), np.array(den)
