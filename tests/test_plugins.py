@@ -1,4 +1,5 @@
 """Papers are plugins: discovery through the entry-point group, validation of a paper's declaration."""
+import os
 import sys
 import warnings
 
@@ -137,3 +138,17 @@ def test_broken_plugin_is_named_with_its_cause_and_nothing_is_an_orphan(tmp_path
         sys.modules.pop("tc_broken_dep", None)
         sys.path[:] = [x for x in sys.path if x != str(root)]
         papers.refresh()
+
+
+def test_fork_server_preload_survives_a_broken_plugin(tmp_path):
+    """The worker fork server imports ``theorycheck.run.preload``: a plugin that fails to import is left out
+    there (the parent names it), so it cannot kill the fork server and with it the other papers' runs."""
+    import subprocess
+    root = tmp_path / "site"
+    _fake_plugin.install(root, name="tc_broken_paper", key="broken", source="raise ValueError('a claim without a title')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root)] + sys.path)}
+    code = "import theorycheck.run.preload as p; print(','.join(p.LOADED))"
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    loaded = r.stdout.strip().split(",")
+    assert "tc_broken_paper" not in loaded and "theorycheck.papers.nonlinear" in loaded

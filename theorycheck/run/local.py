@@ -23,7 +23,6 @@ import signal
 import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
-from importlib import metadata
 from multiprocessing import forkserver
 
 from .tasks import Task, TaskResult, execute
@@ -40,10 +39,10 @@ PRELOAD = ("theorycheck.run.tasks", "matplotlib.pyplot")
 
 
 def preload_modules() -> list[str]:
-    """:data:`PRELOAD` and the module of every entry point of the ``theorycheck.papers`` group (read from the
-    installed metadata, nothing imported here: no paper is named in the core)."""
-    eps = metadata.entry_points(group="theorycheck.papers")
-    return list(PRELOAD) + sorted({ep.module for ep in eps})
+    """:data:`PRELOAD` and :mod:`theorycheck.run.preload`, which imports the module of every entry point of the
+    ``theorycheck.papers`` group that imports cleanly (a broken plugin must not kill the fork server and with it
+    the other papers' runs; the parent reports it). Nothing is imported here: no paper is named in the core."""
+    return list(PRELOAD) + ["theorycheck.run.preload"]
 
 
 def worker_context():
