@@ -54,6 +54,13 @@ and summaries of the λ-dependence), :mod:`.flows` (gradient flows, the full-par
 :mod:`.simulate` (the GLA recursion, the multi-layer stack trainer, the filter benchmark). The old import path
 :mod:`theorycheck.gla` re-exports this package.
 
+Validated once, one route each: every public function checks its arguments once (:mod:`.law`) and hands the checked
+values to the one route of its quantity (``sums.sums_for``, ``errors.error_at``, ``errors.optimum``, ...), which
+trusts them. Quantities with several routes name their reference: the moment sums (:data:`.sums.ROUTES`, reference
+the direct O(n) sums) and the train error (:data:`.errors.TRAIN_ERROR_ROUTES`, reference the generated closed form);
+``tests/test_gla_routes.py`` tests every route against its reference and the hand-written full-parameter loss against
+the exact expectation of the predictor.
+
 Resource guards: every function sized by a user parameter refuses, before any work, a call past the memory budget
 (:func:`theorycheck.validate.check_memory`) or the work budgets of :mod:`.law` (:data:`MAX_SIM_WORK`,
 :data:`MAX_DENSE_DIM`, :data:`MAX_GRID`, :data:`MAX_FLOW_POINTS`, :data:`MAX_FLOW_DIM`), naming the parameter; a

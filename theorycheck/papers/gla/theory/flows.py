@@ -24,10 +24,10 @@ from scipy import signal
 from scipy.integrate import solve_ivp
 
 from ....validate import MAX_COUNT, ParameterTypeError, check_array, check_int, check_memory, check_real
-from .errors import optimal_parameters, population_loss
+from .errors import loss_at, optimal_parameters, optimum  # noqa: F401  (optimal_parameters: the doctests)
 from .law import (MAX_FLOW_DIM, MAX_FLOW_POINTS, MAX_INIT_SCALE, check_flow_variances, check_gamma, check_lam,
                   check_lambda_matrix, check_n, check_n_direct, check_variance, ensure_finite)
-from .sums import ar1_variances, moment_sums
+from .sums import sums_for, variances
 
 __all__ = ["FlowResult", "gradient_flow", "full_parameter_loss", "full_gradient_flow", "probe_local_minimum",
            "classify_full_flow"]
@@ -36,7 +36,7 @@ __all__ = ["FlowResult", "gradient_flow", "full_parameter_loss", "full_gradient_
 # ------------------------------------------------------------------ gradient flow (reduced parameters)
 def _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise):
     r"""The sums of the law and :math:`\kappa=B\operatorname{tr}\Lambda+\sigma^2N_0`."""
-    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    s = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     kappa = s.B * float(np.trace(L)) + noise * s.N0
     return s, kappa
 
@@ -75,11 +75,11 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
     (LSODA, rtol 1e-10, atol 1e-13 in units of the optimum).
     """
     lam, gamma, n, L, sigma_w2, sigma_e2, noise, sigma, t_max, n_points = _flow_setting(
-        lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points)
+        lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points, seed)
     d = L.shape[0]
-    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, check_variance("noise", noise))
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     H = L @ ((s.A2 + s.B) * L + kappa * np.eye(d))
-    Gs = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
+    Gs = optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
     gnorm = float(np.linalg.norm(Gs))
     # rescale parameters so that the optimum has unit size: θ = sqrt(‖Γ*‖) θ̃
     r = math.sqrt(gnorm)
@@ -106,8 +106,8 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
     vs = math.copysign(math.sqrt(vstar2), v[-1])
     As = Gs.T / vs
     dist_p = np.sqrt((v - vs) ** 2 + np.sum((A - As) ** 2, axis=(1, 2)))
-    loss = np.array([population_loss(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) for G in Gam])
-    lstar = population_loss(Gs, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    loss = np.array([loss_at(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) for G in Gam])
+    lstar = loss_at(Gs, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     cons = np.abs(v ** 2 - np.sum(A ** 2, axis=(1, 2)) - c0) / max(gnorm, 1e-300)
     rel = dist / gnorm
     slope, win = _fit_rate(sol.t, dist, rel)
@@ -124,7 +124,7 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
                              "linearised_rates": sorted(set(np.round(nz, 10).tolist()))})
 
 
-def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points):
+def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points, seed):
     """The checked inputs of :func:`gradient_flow`: ``(lam, gamma, n, L, sigma_w2, sigma_e2, noise, sigma, t_max,
     n_points)``; Λ positive definite and at most :data:`MAX_FLOW_DIM` × :data:`MAX_FLOW_DIM`."""
     lam, gamma = check_lam(lam), check_gamma(gamma)
@@ -137,6 +137,8 @@ def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma,
         t_max = check_real("t_max", t_max, 0.0, low_open=True)
     sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
     n = check_n(n)
+    if init == "random":
+        check_int("seed", seed, minimum=0)
     d = L.shape[0]
     if d > MAX_FLOW_DIM:
         raise ValueError(f"Lambda must be at most {MAX_FLOW_DIM}x{MAX_FLOW_DIM} for the gradient flow (d^2 + 1 "
@@ -170,7 +172,7 @@ def _flow_start(init, sigma, r, d, seed):
         v0 = sigma * r
         A0 = sigma * r * np.eye(d) / math.sqrt(d)
     else:
-        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        rng = np.random.default_rng(seed)
         v0 = sigma * r * rng.standard_normal()
         A0 = sigma * r * rng.standard_normal((d, d)) / math.sqrt(d)
     return v0, A0
@@ -201,7 +203,7 @@ def _linearised_rates(rhs, ystar, eps):
 
 # ------------------------------------------------------------------ full parametrisation (Λ = I)
 def _full_sums(lam, gamma, n, sigma_w2, sigma_e2):
-    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    s = variances(gamma, n, sigma_w2, sigma_e2)
     si = s[1:n + 1]
     p = lam ** np.arange(n, 0, -1, dtype=float)
     # R2 = Σ_{i,j} p_i p_j γ^{2|i-j|} s_min(i,j)², via R_i = Σ_{j>i} p_j γ^{2(j-i)}
@@ -213,7 +215,7 @@ def _full_sums(lam, gamma, n, sigma_w2, sigma_e2):
 
 
 def _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
-    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    sm = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     fs = _full_sums(lam, gamma, n, sigma_w2, sigma_e2)
     Ey = d * fs["S1"] + noise * fs["P1"]
     return {"d": d, "h0": sm.A2 + (d + 1) * sm.B + noise * sm.N0, "D1": sm.D1, "c0": d * sm.s_q + noise,
@@ -270,6 +272,7 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     lam, gamma = check_lam(lam), check_gamma(gamma)
     n = check_n_direct(n)
     d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
+    sigma_w2, sigma_e2 = check_variance("sigma_w2", sigma_w2), check_variance("sigma_e2", sigma_e2)
     noise = check_variance("noise", noise)
     arrs = {}
     for name, x, shape in (("u", u, (d,)), ("b", b, (d,)), ("A", A, (d, d)), ("v", v, ())):
@@ -310,7 +313,11 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     n_points = check_int("n_points", n_points, minimum=3, maximum=MAX_FLOW_POINTS)
     sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
     n = check_n_direct(n)
-    opt = optimal_parameters(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
+    lam, gamma = check_lam(lam), check_gamma(gamma)
+    seed = check_int("seed", seed, minimum=0)
+    if t_max is not None:
+        t_max = check_real("t_max", t_max, 0.0, low_open=True)
+    opt = optimum(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
     gn = float(np.linalg.norm(opt.Gamma))
     r = math.sqrt(gn)
     m = 2 * d + 1 + d * d
@@ -318,8 +325,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     def unpack(th):
         return th[:d], th[d], th[d + 1:d + 1 + d * d].reshape(d, d), th[d + 1 + d * d:]
 
-    consts = _full_consts(check_lam(lam), check_gamma(gamma), check_int("n", n, minimum=1), d, sigma_w2, sigma_e2,
-                          check_variance("noise", noise))
+    consts = _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
 
     def loss(th):
         u, v, A, b = unpack(th)
@@ -337,13 +343,12 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
             tc[k] = base[k]
         return g
 
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    rng = np.random.default_rng(seed)
     th0 = sigma * r * rng.standard_normal(m)
-    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    sm = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     h0 = sm.A2 + (d + 1) * sm.B + noise * sm.N0
     if t_max is None:
         t_max = 400.0 / (h0 * gn)
-    t_max = check_real("t_max", t_max, 0.0, low_open=True)
     g_init = float(np.linalg.norm(grad(th0)))
     t_eval = np.concatenate(([0.0], np.geomspace(t_max * 1e-6, t_max, n_points - 1)))
     sol = solve_ivp(lambda t, y: -grad(y), (0.0, t_max), th0, method="LSODA", t_eval=t_eval, rtol=1e-10,

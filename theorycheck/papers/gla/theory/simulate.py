@@ -27,8 +27,9 @@ from ....models.prompts import ar1_drift_prompts, ar1_stream
 from ....montecarlo import MeanEstimate, RunningMean, rngs
 from ....validate import (MAX_COUNT, ParameterTypeError, check_array, check_bool, check_callable, check_int,
                           check_memory, check_real)
-from .errors import optimal_lambda, optimal_parameters
-from .law import MAX_SIM_WORK, MAX_TRAIN_WORK, check_lambda_matrix, check_law, ensure_finite
+from .errors import lambda_opt, optimum
+from .law import (MAX_SIM_WORK, MAX_TRAIN_WORK, check_gamma, check_lambda_matrix, check_law, check_variance,
+                  ensure_finite)
 
 __all__ = ["simulate_gla", "gla_squared_errors", "TrainingDiverged", "StackRun", "train_gla_stack",
            "geometric_rate_stability", "simulate_filter_benchmark"]
@@ -64,14 +65,19 @@ def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None
     left = n_samples
     for g in rngs(seed, nb):
         size = min(batch, left)
-        X, Y = ar1_drift_prompts(g, size, gamma, n, L, sigma_w2, sigma_e2, noise)
-        with np.errstate(over="ignore", invalid="ignore"):
-            err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
-        ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise,
-                      max_abs_W_KQ=float(np.max(np.abs(W_KQ))), max_abs_W_V=float(np.max(np.abs(W_V))))
-        rm.update(err)
+        rm.update(_chunk_errors(g, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V))
         left -= size
     return rm.estimate(seed=seed, batch=batch, label="GLA recursion MSE")
+
+
+def _chunk_errors(rng, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V):
+    """The squared errors (ŷ − y_{n+1})² of the GLA recursion on ``size`` fresh prompts drawn from ``rng`` (checked
+    inputs): the one Monte Carlo route of :func:`simulate_gla` and :func:`gla_squared_errors`."""
+    X, Y = ar1_drift_prompts(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise)
+    with np.errstate(over="ignore", invalid="ignore"):
+        err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
+    return ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                         noise=noise, max_abs_W_KQ=float(np.max(np.abs(W_KQ))), max_abs_W_V=float(np.max(np.abs(W_V))))
 
 
 def _sim_budget(n_samples, chunk, n, d, name, chunk_name):
@@ -88,7 +94,7 @@ def _sim_budget(n_samples, chunk, n, d, name, chunk_name):
 def _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise):
     d = L.shape[0]
     if W_KQ is None or W_V is None:
-        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+        opt = optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
         W_KQ = opt.W_KQ if W_KQ is None else W_KQ
         W_V = opt.W_V if W_V is None else W_V
     out = []
@@ -297,6 +303,9 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
     """
     T = check_int("T", T, minimum=4, maximum=MAX_COUNT)
     d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
+    gamma = check_gamma(gamma)
+    sigma_w2, sigma_e2 = check_variance("sigma_w2", sigma_w2), check_variance("sigma_e2", sigma_e2)
+    noise = check_variance("noise", noise)
     runs_scan = check_int("runs_scan", runs_scan, minimum=2, maximum=MAX_COUNT)
     runs_eval = check_int("runs_eval", runs_eval, minimum=2, maximum=MAX_COUNT)
     mus = check_array("mus", mus, ndim=1, min_size=1)
@@ -333,8 +342,8 @@ def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus
     scan_rls = {k: summary(v) for k, v in scan_runs["rls"].items()}
     best_mu = min(scan_lms, key=lambda k: scan_lms[k]["mean"])
     best_beta = min(scan_rls, key=lambda k: scan_rls[k]["mean"])
-    r = optimal_lambda(gamma, T - 1, d, sigma_w2, sigma_e2, noise, grid_size=201)
-    opt = optimal_parameters(r.lam, gamma, T - 1, np.eye(d), sigma_w2, sigma_e2, noise)
+    r = lambda_opt(gamma, T - 1, d, sigma_w2, sigma_e2, noise, grid_size=201)
+    opt = optimum(r.lam, gamma, T - 1, np.eye(d), sigma_w2, sigma_e2, noise)
     X, Y = ar1_stream(np.random.default_rng(seed_eval), runs_eval, T, d, gamma, sigma_w2, sigma_e2, noise)
     ev = {"lms": per_run(lms_errors(X, Y, best_mu)), "rls": per_run(rls_errors(X, Y, best_beta, delta)),
           "kalman": per_run(kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise)),
@@ -371,11 +380,6 @@ def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_K
     left = n_samples
     while left > 0:
         size = min(chunk, left)
-        X, Y = ar1_drift_prompts(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise)
-        with np.errstate(over="ignore", invalid="ignore"):
-            err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
-        out.append(ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2,
-                                 noise=noise, max_abs_W_KQ=float(np.max(np.abs(W_KQ))),
-                                 max_abs_W_V=float(np.max(np.abs(W_V)))))
+        out.append(_chunk_errors(rng, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V))
         left -= size
     return np.concatenate(out)
