@@ -14,6 +14,7 @@ from ...models import attention as A
 from ...models import filters as F
 from ...models import prompts as P
 from ..api import Mutant
+from . import claims as summary_claims
 from .generated import gla_loss as gen
 from .theory import errors, flows, sums
 
@@ -204,6 +205,12 @@ def _stack_grad(p):
     p.replace(A, "gla_stack_loss_and_grad", gla_stack_loss_and_grad)
 
 
+def _trivial_drops_d(p):
+    def prior_error(gamma, n, d, sigma_w2=1.0, sigma_e2=0.01, noise=0.0):
+        return sums.moment_sums(1.0, gamma, n, sigma_w2, sigma_e2).s_q + noise     # BUG: E[y²] without the factor d
+    p.replace(summary_claims, "prior_error", prior_error)
+
+
 MUTANTS = [
     Mutant("gla-exponent-shift", "GLA weights λ^(n−i) instead of λ^(n+1−i) in the exact moment sums (D₁ → D₁/λ, "
            "B, A₂, N₀ → ·/λ²): the train error is invariant, Γ* and the loss at a fixed Γ are not",
@@ -233,4 +240,7 @@ MUTANTS = [
            ("000-depth-ablation",), _stack_grad),
     Mutant("gla-reconcile-rls-init", "the multi-channel RLS of the reconciliation starts from P₀ = δI instead of I/δ",
            ("000-lms-rls-numbers",), _residual_gain),
+    Mutant("gla-trivial-drops-d", "the trivial predictor's error E[y²] = d s_{n+1} computed without the factor d (the "
+           "C11 baseline of the GLA / linear-attention comparison)", ("000-gla-beats-linear-attention",),
+           _trivial_drops_d),
 ]

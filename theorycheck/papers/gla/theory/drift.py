@@ -66,7 +66,7 @@ def drift_covariance(n, gamma, sigma_w2, sigma_e2, momentum=0.0, innovation_corr
                          innovation_corr=rho)
 
 
-def _check_K(K):
+def check_covariance(K):
     K = check_array("K", K, ndim=2)
     if K.shape[0] != K.shape[1] or K.shape[0] < 2:
         raise ValueError(f"K must be a square (n + 1) x (n + 1) covariance with n >= 1, got shape {K.shape}")
@@ -89,7 +89,7 @@ def train_error_from_covariance(lam, K, d, noise=0.0) -> float:
     True
     """
     lam = check_lam(lam)
-    K = _check_K(K)
+    K = check_covariance(K)
     return covariance_error(lam, K, check_int("d", d, minimum=1), check_variance("noise", noise))
 
 
@@ -114,7 +114,7 @@ def optimal_lambda_from_covariance(K, d, noise=0.0, grid_size=401) -> LambdaOpt:
     >>> abs(optimal_lambda_from_covariance(K, 10).lam - optimal_lambda(0.9, 100, 10, 1.0, 0.01).lam) < 1e-6
     True
     """
-    K = _check_K(K)
+    K = check_covariance(K)
     d = check_int("d", d, minimum=1)
     noise = check_variance("noise", noise)
     grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import signal
+from scipy import optimize, signal
 from scipy.integrate import solve_ivp
 
 from ....validate import MAX_COUNT, ParameterTypeError, check_array, check_int, check_memory, check_real
@@ -30,7 +30,7 @@ from .law import (MAX_FLOW_DIM, MAX_FLOW_POINTS, MAX_INIT_SCALE, check_flow_vari
 from .sums import sums_for, variances
 
 __all__ = ["FlowResult", "gradient_flow", "full_parameter_loss", "full_gradient_flow", "probe_local_minimum",
-           "classify_full_flow"]
+           "classify_full_flow", "search_full_minima"]
 
 
 # ------------------------------------------------------------------ gradient flow (reduced parameters)
@@ -299,6 +299,44 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     return val if np.iscomplexobj(val) else float(val)
 
 
+def full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
+    """``(loss, grad, unpack)`` of the full-parameter loss over θ = (u, v, vec A, b) for checked inputs: the loss and
+    its exact complex-step gradient (the loss is a polynomial in θ)."""
+    m = 2 * d + 1 + d * d
+    consts = _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+
+    def unpack(th):
+        return th[:d], th[d], th[d + 1:d + 1 + d * d].reshape(d, d), th[d + 1 + d * d:]
+
+    def loss(th):
+        u, v, A, b = unpack(th)
+        return _full_loss(u, v, A, b, consts)
+
+    def grad(th):
+        g = np.empty(m)
+        hstep = 1e-30 * max(1.0, float(np.max(np.abs(th))))
+        base = th.astype(complex)
+        tc = base.copy()                             # perturbed in place, one coordinate at a time
+        u, A, b = tc[:d], tc[d + 1:d + 1 + d * d].reshape(d, d), tc[d + 1 + d * d:]      # views of tc (= unpack)
+        for k in range(m):
+            tc[k] = base[k] + 1j * hstep
+            g[k] = _full_loss(u, tc[d], A, b, consts).imag / hstep
+            tc[k] = base[k]
+        return g
+    return loss, grad, unpack
+
+
+def hessian_eigenvalues(grad, th, eps) -> np.ndarray:
+    """Eigenvalues of the Hessian at ``th`` by central differences (step ``eps``) of the exact gradient ``grad``."""
+    m = th.size
+    H = np.empty((m, m))
+    for k in range(m):
+        e = np.zeros(m)
+        e[k] = eps
+        H[:, k] = (grad(th + e) - grad(th - e)) / (2 * eps)
+    return np.linalg.eigvalsh((H + H.T) / 2)
+
+
 def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.3, seed=0, t_max=None,
                        n_points=300) -> dict:
     r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
@@ -321,28 +359,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
     gn = float(np.linalg.norm(opt.Gamma))
     r = math.sqrt(gn)
     m = 2 * d + 1 + d * d
-
-    def unpack(th):
-        return th[:d], th[d], th[d + 1:d + 1 + d * d].reshape(d, d), th[d + 1 + d * d:]
-
-    consts = _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
-
-    def loss(th):
-        u, v, A, b = unpack(th)
-        return _full_loss(u, v, A, b, consts)
-
-    def grad(th):
-        g = np.empty(m)
-        hstep = 1e-30 * max(1.0, float(np.max(np.abs(th))))
-        base = th.astype(complex)
-        tc = base.copy()                             # perturbed in place, one coordinate at a time
-        u, A, b = tc[:d], tc[d + 1:d + 1 + d * d].reshape(d, d), tc[d + 1 + d * d:]      # views of tc (= unpack)
-        for k in range(m):
-            tc[k] = base[k] + 1j * hstep
-            g[k] = _full_loss(u, tc[d], A, b, consts).imag / hstep
-            tc[k] = base[k]
-        return g
-
+    loss, grad, unpack = full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
     rng = np.random.default_rng(seed)
     th0 = sigma * r * rng.standard_normal(m)
     sm = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
@@ -363,14 +380,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
         un.append(float(np.linalg.norm(u)))
         bn.append(float(np.linalg.norm(b)))
     th = sol.y[:, -1]
-    # Hessian at the end point (central differences of the exact complex-step gradient)
-    H = np.empty((m, m))
-    eps = 1e-6 * r
-    for k in range(m):
-        e = np.zeros(m)
-        e[k] = eps
-        H[:, k] = (grad(th + e) - grad(th - e)) / (2 * eps)
-    hev = np.linalg.eigvalsh((H + H.T) / 2)
+    hev = hessian_eigenvalues(grad, th, 1e-6 * r)
     return {"times": sol.t, "loss_gap": np.array(gaps), "rel_dist_gamma": np.array(dists), "u_norm": np.array(un),
             "b_norm": np.array(bn), "loss_star": opt.train_error, "t_max": t_max, "theta_final": th,
             "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": g_init,
@@ -451,3 +461,49 @@ def classify_full_flow(fr: dict, rel_tol: float = 1e-6, grad_reduction: float = 
     return "moving"
 
 
+
+
+def search_full_minima(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, starts=8, scales=(0.3, 1.0), seed=0,
+                       directions=200) -> list:
+    r"""A search for spurious local minima of :func:`full_parameter_loss` (Λ = I_d) where gradient flows are too slow:
+    ``starts`` random initialisations θ(0) ~ N(0, s²‖Γ*‖_F) (s cycling through ``scales``) descended by L-BFGS with the
+    exact gradient (gtol 1e-13), each end point classified as by :func:`classify_full_flow` (the gradient's reduction
+    from θ(0)) and, when critical but not global, certified by the Hessian spectrum and
+    :func:`probe_local_minimum`. Returns one row per start (the keys of the landscape rows of the paper).
+
+    >>> rows = search_full_minima(0.8, 0.9, 10, 2, 1.0, 0.1, starts=2, seed=3)
+    >>> sorted(rows[0])[:4], rows[0]["method"]
+    (['A_norm', 'b_norm', 'd', 'hess_min_rel'], 'L-BFGS')
+    """
+    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
+    sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
+    lam, gamma, n = check_lam(lam), check_gamma(gamma), check_n_direct(n)
+    starts = check_int("starts", starts, minimum=1, maximum=10_000)
+    scales = check_array("scales", scales, ndim=1, min_size=1)
+    directions = check_int("directions", directions, minimum=1, maximum=10 ** 6)
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    opt = optimum(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
+    r = math.sqrt(float(np.linalg.norm(opt.Gamma)))
+    loss, grad, unpack = full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    rows = []
+    for k in range(starts):
+        s = float(scales[k % scales.size])
+        th0 = s * r * rng.standard_normal(2 * d + 1 + d * d)
+        res = optimize.minimize(loss, th0, jac=grad, method="L-BFGS-B",
+                                options={"maxiter": 20000, "ftol": 1e-16, "gtol": 1e-13, "maxcor": 30})
+        th = res.x
+        fr = {"loss_gap": [float(loss(th)) - opt.train_error], "loss_star": opt.train_error,
+              "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": float(np.linalg.norm(grad(th0)))}
+        status = classify_full_flow(fr)
+        hev = hessian_eigenvalues(grad, th, 1e-6 * r)
+        u, v, A, b = unpack(th)
+        row = {"d": d, "sigma": s, "seed_index": k, "status": status, "method": "L-BFGS",
+               "rel_gap": fr["loss_gap"][0] / fr["loss_star"], "rel_grad": fr["grad_norm_final"] / fr["grad_norm_initial"],
+               "hess_min_rel": float(hev[0] / hev[-1]), "u_norm": float(np.linalg.norm(u)),
+               "b_norm": float(np.linalg.norm(b)), "v": float(v), "A_norm": float(np.linalg.norm(A)), "probe": None,
+               "iterations": int(res.nit)}
+        if status == "critical":
+            row["probe"] = probe_local_minimum(th, lam, gamma, n, d, sigma_w2, sigma_e2, noise, directions=directions,
+                                               seed=int(rng.integers(2 ** 31)))
+        rows.append(row)
+    return rows
