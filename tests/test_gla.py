@@ -723,3 +723,23 @@ def test_simulate_gla_large_diagonal_lambda_is_fast_and_streams_unchanged():
     L = np.diag([2.0, 1.0, 0.5])
     X, _ = ar1_drift_prompts(np.random.default_rng(3), 7, 0.9, 4, L, 1.0, 0.1, 0.0)
     assert np.array_equal(X, gaussian.sample(L, 35, np.random.default_rng(3)).reshape(7, 5, 3))
+
+
+def test_every_seed_sentence_is_assigned_and_every_claim_titled_and_weighted():
+    from theorycheck import papers
+    paper = papers.load("gla").validate()
+    assert paper.coverage()["unassigned"] == []
+    for s in paper.claims:
+        assert s.title and len(s.title) <= 90 and s.weight in ("main", "supporting") and s.clauses, s.id
+
+
+def test_trivial_baseline_of_the_filter_experiment_is_paired():
+    """C11 for the filters: each method against predicting 0 on the same evaluation streams (paired)."""
+    from theorycheck.papers.gla.evidence import filter_trivial
+    f = gla.simulate_filter_benchmark(0.9, 2, 40, 1.0, 0.05, mus=(0.01, 0.05), betas=(0.9, 0.99), runs_scan=10,
+                                      runs_eval=30, seed_scan=1, seed_eval=2)
+    rec = filter_trivial(f, ("gla", "lms"))
+    gap = f["eval"]["zero"] - f["eval"]["gla"]
+    assert [r["contender"] for r in rec] == ["GLA", "LMS"] and rec[0]["trivial"] == "predict 0"
+    assert np.isclose(rec[0]["gap"], gap.mean()) and np.isclose(rec[0]["reference"], f["eval"]["zero"].mean())
+    assert np.isclose(rec[0]["gap_se"], gap.std(ddof=1) / np.sqrt(gap.size))

@@ -84,8 +84,8 @@ def _channel_selfchecks(ctx, best):
               needs=("reconciled_filters",), conventions=["C1", "C6", "C7"], weight="supporting",
               title="The filter experiment's numbers at γ = 0.8: LMS = 0.264, RLS = 0.256, GLA lower",
               clauses=[Clause("c1", "如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256", "number"), Clause("c2", "GLA 更低")],
-              revision={"previous": "not reproduced",
-                        "why": "the printed numbers are now decided at the setting of a joint search over every "
+              revision={"previous": "inconclusive",
+                        "why": "clauses: the numbers (c1) and 'GLA lower' (c2) are decided separately; earlier: the printed numbers are now decided at the setting of a joint search over every "
                                "parameter the seed leaves open (σ's, label noise, d, μ, β, P₀, normalisation, "
                                "averaging window; reconciliation), re-evaluated on fresh streams, instead of under "
                                "the toolkit's a priori choices; 'GLA is lower' is decided at that same setting."})
@@ -152,8 +152,8 @@ def _stack_chosen(ctx, s):
               conventions=["C1", "C4", "C5", "C8"], weight="supporting",
               title="Depth ablation (γ = 0.95): train and test performance improve steadily with layers",
               clauses=[Clause("c1", "层数增加，训练/测试性能持续提升")],
-              revision={"previous": "underspecified",
-                        "why": "a small multi-layer GLA (residual stack, C8) is now built and trained under declared "
+              revision={"previous": "not reproduced",
+                        "why": "one clause; the training restarts are separate tasks (numbers change in distribution only). Earlier: a small multi-layer GLA (residual stack, C8) is now built and trained under declared "
                                "choices; the statement is decided by a paired shape test instead of being left "
                                "unattempted."})
 def depth_ablation(ctx, stack):
@@ -199,8 +199,8 @@ def depth_ablation(ctx, stack):
               conventions=["C4", "C8", "C9"], weight="supporting",
               title="Single-layer and multi-layer GLA both converge linearly",
               clauses=[Clause("c1", "单层与多层均呈线性收敛")],
-              revision={"previous": "confirmed", "previous_id": "000-linear-convergence-single-layer",
-                        "why": "the multi-layer half (previously untested) is now tested on a trained GLA stack; the "
+              revision={"previous": "not reproduced", "previous_id": "000-linear-convergence-single-layer",
+                        "why": "one clause; the stack restarts are separate tasks. Earlier: the multi-layer half (previously untested) is now tested on a trained GLA stack; the "
                                "single-layer half keeps the gradient-flow evidence, now decided by a declared rate rule."})
 def linear_convergence(ctx, stack):
     """Convergence: single-layer GLA (optimal λ) and multi-layer GLA (λ = 0.85) both converge linearly."""
