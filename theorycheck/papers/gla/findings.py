@@ -20,7 +20,7 @@ from .model import full_loss_selfchecks
 from .common import error_curve, fmt_grid
 from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired, rec_chosen,
                        rec_scope)
-from .fixtures import filter_params
+from .fixtures import filter_params, rec_params
 from .shape import inverted_u_search
 from .fixtures import LANDSCAPE_MODEL
 from .reconciliation import MODEL_MARGIN_REL
@@ -121,20 +121,20 @@ def drift_gap_trend(ctx, reconciled_filters):
                             b_label="sign line 72 gives it ('漂移越剧烈' as γ rises)",
                             scope=f"σ_w² = 1, σ_e² = 0.01, n = {N_EXP}, exact drift statistics", clauses=["c1", "c2"])
     h8, h9 = rf["heldout"][0.8], rf["heldout"][0.975]
-    chosen = rec_chosen(rf)
+    chosen, ps = rec_chosen(rf), rec_params(rf)
     both = (f"T = {T_FILTER}, γ ∈ {{0.8, 0.975}}, fresh streams at the reconciled setting, the same inputs and "
             "innovations at both γ (paired across γ)")
     for name, key in ((("LMS", "lms"), ("RLS", "rls")) if rf["rec"].found else ()):
         yield rules.superiority(f"{name} error rises from γ = 0.8 to γ = 0.975", held_diff(h9[key], h8[key]),
-                                scope=both, chosen=chosen, clauses="c3")
+                                scope=both, chosen=chosen, params=ps, clauses="c3")
         yield rules.superiority(f"{name} error − GLA error > 0 at γ = 0.975", held_diff(h9[key], h9["gla"]),
-                                scope=rec_scope(rf, 0.975), chosen=chosen, clauses="c5")
+                                scope=rec_scope(rf, 0.975), chosen=chosen, params=ps, clauses="c5")
         gap = (None if h9[key] is None or h8[key] is None else (h9[key] - h9["gla"]) - (h8[key] - h8["gla"]))
         yield rules.superiority(f"the gap {name} − GLA is larger at γ = 0.975 than at γ = 0.8",
-                                held(gap) if gap is not None else held_diff(None, h9["gla"]), scope=both, chosen=chosen, clauses="c1")
+                                held(gap) if gap is not None else held_diff(None, h9["gla"]), scope=both, chosen=chosen, params=ps, clauses="c1")
     yield rules.reproduction("RLS = 1.29 at γ = 0.975 (fresh streams at the reconciled setting)", held(h9["rls"]), "1.29",
                              model_margin=MODEL_MARGIN_REL, relative_model_margin=True, scope=rec_scope(rf, 0.975),
-                             chosen=chosen, clauses="c4")
+                             chosen=chosen, clauses="c4")       # the reproduction rule takes no params= today
     if not rf["rec"].found:
         yield Note(NOT_FOUND)
 
