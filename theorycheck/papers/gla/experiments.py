@@ -59,7 +59,8 @@ def gla_vs_lms_rls(ctx, filters):
     yield selfcheck.agreement("Kalman filter: E[e_t²] = E[S_t] (its own innovation variance)",
                               Estimate.from_samples((E - S)[100:].mean(axis=0)), 0.0)
     yield Note("Tasks: the LMS scan of each γ is one task, the RLS scan three (slices of its grid), on the same scan "
-               "streams as one task would draw; the evaluation on fresh streams is one task per γ.")
+               "streams as one task would draw; the evaluation on fresh streams is two tasks per γ (two halves of the streams, "
+               "each with its own seed, every method on the same streams within a half: paired).")
     yield Note("Each method's error is its one-step-ahead squared error averaged over the second half of every "
                "stream (C6); GLA is the single-layer optimum for prompt length T − 1 run as a streaming predictor.")
 

@@ -94,7 +94,29 @@ def inverted_u(ctx):
                "admissible range of γ, σ_e², n and d and finds no interior maximum anywhere.")
 
 
-@claims.claim("000-faster-drift-more-forgetting", lines=(50, 50), weight="main",
+#: γ grid of the λ*(γ) search (step 0.01) and the number of tasks its sample of (σ_e², n, d) is cut into
+DRIFT_GAMMAS = np.round(np.arange(0.05, 0.9951, 0.01), 4)
+DRIFT_SEARCH_TASKS = 4
+
+
+def _drift_points(ctx):
+    return box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
+                      3 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
+
+
+@claims.fixture(params=lambda ctx: list(range(DRIFT_SEARCH_TASKS)))
+def drift_search(ctx, param):
+    """Every DRIFT_SEARCH_TASKS-th point (from ``param``) of the Sobol sample of (σ_e², n, d): the smallest step of
+    λ*(γ) over :data:`DRIFT_GAMMAS` and the largest number of strict local minima of the error in λ."""
+    out = []
+    for p in _drift_points(ctx)[param::DRIFT_SEARCH_TASKS]:
+        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in DRIFT_GAMMAS]
+        out.append({**p, "step": float(np.min(np.diff([r.lam for r in rs]))),
+                    "minima": max(r.n_local_minima for r in rs)})
+    return out
+
+
+@claims.claim("000-faster-drift-more-forgetting", lines=(50, 50), weight="main", needs=("drift_search",),
               title="A quantitative answer to how much to forget: the faster the drift, the smaller λ*",
               fragment="这给\"为什么要遗忘、遗忘多少\"一个定量答案：漂移越快（$\\gamma$ 越小）越该多遗忘",
               clauses=[Clause("c1", "这给\"为什么要遗忘、遗忘多少\"一个定量答案"),
@@ -104,17 +126,12 @@ def inverted_u(ctx):
                         "why": "the fragment now includes 'a quantitative answer' (λ* unique and computable); the "
                                "monotonicity of λ*(γ) is tested on a γ grid of step 0.01 and over a Sobol sample of "
                                "(σ_e², n, d), not only on six γ's."})
-def faster_drift_more_forgetting(ctx):
+def faster_drift_more_forgetting(ctx, drift_search):
     """This gives a quantitative answer to why and how much to forget: the faster the drift (the smaller γ), the more
     one should forget — λ* is unique and increases with γ."""
-    GAMMAS = np.round(np.arange(0.05, 0.9951, 0.01), 4)
-    pts = box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
-                     3 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
-    steps, minima = [], []
-    for p in pts:
-        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in GAMMAS]
-        steps.append(float(np.min(np.diff([r.lam for r in rs]))))
-        minima.append(max(r.n_local_minima for r in rs))
+    GAMMAS = DRIFT_GAMMAS
+    pts = [r for k in sorted(drift_search) for r in drift_search[k]]       # the search, in DRIFT_SEARCH_TASKS tasks
+    steps, minima = [r["step"] for r in pts], [r["minima"] for r in pts]
     searched = [P_SW2, P_NOISE, P_LAMBDA, Param("gamma", "grid 0.05..0.995", "chosen", "γ grid of step 0.01",
                                                  admissible=(0.05, 0.995)),
                 Param("sigma_e2", "sample", "chosen", "Sobol (log)", admissible=SE2_RANGE),
@@ -135,6 +152,8 @@ def faster_drift_more_forgetting(ctx):
                               clauses="c2", params=[P_N, P_NOISE, P_SW2, P_LAMBDA, Param(
                                   "gamma", "0.05..0.995 step 0.01", "chosen", "γ grid", admissible=(0.05, 0.995)), p],
                               scope=f"d = {d}, n = {N_EXP}, σ_w² = 1, {label}, γ grid 0.05..0.995 (step 0.01), exact")
+    yield Note(f"Tasks: the search over (σ_e², n, d) runs as {DRIFT_SEARCH_TASKS} tasks (every "
+               f"{DRIFT_SEARCH_TASKS}-th Sobol point each; the points and the numbers are those of one task).")
 
 
 @claims.claim("000-lambda-equals-gamma-not-optimal", lines=(50, 50), weight="supporting",
