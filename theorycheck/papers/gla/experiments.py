@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...figures import new_figure
-from ...models.attention import gla_stack_loss_and_grad
+from ...models.attention import gla_stack_loss_and_grad, gla_stream_errors
 from ...models.filters import kalman_errors, lms_errors, lms_reference_errors, rls_direct_errors, rls_errors
 from ...models.prompts import ar1_stream
 from ...verdicts import Estimate, rules, selfcheck
@@ -46,6 +46,13 @@ def gla_vs_lms_rls(ctx, filters):
         yield rules.superiority(f"{name.upper()} error − GLA error > 0 (γ = 0.8)", paired(f, name, "gla"), clauses="c1",
                                 params=filter_params(f), trivial=filter_trivial(f),
                                 scope=filters_scope(f) + f"; predicting 0: {np.mean(f['eval']['zero']):.4g}")
+    rng = np.random.default_rng(ctx.seed_for("000-filters/stream-identity"))
+    Xs, Ys = ar1_stream(rng, 3, 12, 3, 0.8, SW2, SE2)
+    G, lam = rng.standard_normal((3, 3)), 0.7
+    h = [sum((lam ** (t - s) * Ys[s][:, None] * Xs[s] for s in range(t)), np.zeros((3, 3))) for t in range(12)]
+    direct = np.array([(Ys[t] - np.einsum("ri,ij,rj->r", Xs[t], G, h[t])) ** 2 for t in range(12)])   # (runs, d) = (3, 3)
+    yield selfcheck.identity("streaming GLA: ŷ_t = x_tᵀΓ Σ_{s<t} λ^{t−s} y_s x_s (direct sum)",
+                             gla_stream_errors(Xs, Ys, lam, G), direct, rtol=1e-10)
     yield selfcheck.agreement("GLA streaming MSE (t > T/2) = exact train error for n = T − 1",
                               Estimate.from_samples(f["eval"]["gla"]), f["gla_exact"])
     rng = np.random.default_rng(ctx.seed_for("000-filters/reference"))
