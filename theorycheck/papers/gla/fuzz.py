@@ -7,13 +7,14 @@ import numpy as np
 
 from ...models.prompts import ar1_drift_prompts, ar1_stream
 from ..api import Baseline
-from .theory import drift_covariance, optimal_parameters
+from .theory import drift_covariance, filter_evaluation, filter_scan, optimal_parameters
 
 __all__ = ["BASELINES", "MODULES"]
 
 _T = "theorycheck.papers.gla.theory."
-MODULES = tuple(_T + m for m in ("law", "sums", "errors", "drift", "flows", "simulate"))
-_S, _E, _D, _FL, _SIM = (_T + m + "." for m in ("sums", "errors", "drift", "flows", "simulate"))
+MODULES = tuple(_T + m for m in ("law", "sums", "errors", "drift", "flows", "simulate", "benchmark", "learning"))
+_S, _E, _D, _FL, _SIM, _BEN, _LRN = (_T + m + "." for m in ("sums", "errors", "drift", "flows", "simulate", "benchmark",
+                                                          "learning"))
 _A = "theorycheck.models.attention."
 _PR = "theorycheck.models.prompts."
 _F = "theorycheck.models.filters."
@@ -61,6 +62,14 @@ def _probe_kw():
     th = np.concatenate([np.zeros(2), [1.0], o.Gamma.T.ravel(), np.zeros(2)])
     return dict(theta=th, lam=0.8, gamma=0.9, n=6, d=2, sigma_w2=1.0, sigma_e2=0.1, noise=0.0, radii=(1e-2,),
                 directions=5, seed=0)
+
+
+def _assemble_kw():
+    kw = dict(gamma=0.9, d=2, T=12, sigma_w2=1.0, sigma_e2=0.1, noise=0.0)
+    scans = {"lms": filter_scan(**kw, method="lms", values=(0.05,), runs=3, seed=0),
+             "rls": filter_scan(**kw, method="rls", values=(0.95,), runs=3, seed=0)}
+    ev = filter_evaluation(**kw, mu=0.05, beta=0.95, runs=3, seed=1)
+    return dict(**kw, scan_runs=scans, evaluation=ev, runs_scan=3, runs_eval=3)
 
 
 def _labels_kw():
@@ -114,9 +123,22 @@ _GLA = [
              factory=lambda: dict(lam=0.7, K=drift_covariance(6, 0.9, 1.0, 0.1, 0.3), d=3, noise=0.1)),
     Baseline(_D + "optimal_lambda_from_covariance",
              factory=lambda: dict(K=drift_covariance(6, 0.9, 1.0, 0.1, 0.3), d=3, noise=0.1, grid_size=21)),
-    Baseline(_SIM + "simulate_filter_benchmark", dict(gamma=0.9, d=2, T=12, sigma_w2=1.0, sigma_e2=0.1, noise=0.0,
+    Baseline(_BEN + "simulate_filter_benchmark", dict(gamma=0.9, d=2, T=12, sigma_w2=1.0, sigma_e2=0.1, noise=0.0,
                                                       mus=(0.05,), betas=(0.95,), runs_scan=3, runs_eval=3,
                                                       seed_scan=0, seed_eval=1, delta=1.0)),
+    Baseline(_BEN + "filter_scan", dict(gamma=0.9, d=2, T=12, sigma_w2=1.0, sigma_e2=0.1, noise=0.0, method="rls",
+                                        values=(0.9, 0.95), runs=3, seed=0, delta=1.0), allow_inf=True),
+    Baseline(_BEN + "filter_evaluation", dict(gamma=0.9, d=2, T=12, sigma_w2=1.0, sigma_e2=0.1, noise=0.0, mu=0.05,
+                                              beta=0.95, runs=3, seed=0, delta=1.0), allow_inf=True),
+    # assembly steps of the benchmark's tasks: their inputs are the outputs of the two functions above (no fuzzing)
+    Baseline(_BEN + "best_value", factory=lambda: dict(scan={0.9: np.ones(3), 0.95: np.zeros(3)}), only=()),
+    Baseline(_BEN + "assemble_benchmark", factory=_assemble_kw, only=()),
+    Baseline(_FL + "search_full_minima", dict(lam=0.8, gamma=0.9, n=4, d=1, sigma_w2=1.0, sigma_e2=0.1, noise=0.0,
+                                              starts=1, scales=(0.3,), seed=0, directions=3)),
+    Baseline(_LRN + "learn_gate", dict(gamma=0.9, n=5, d=2, sigma_w2=1.0, sigma_e2=0.1, noise=0.0, lam0=0.5, seed=0,
+                                       scale=0.1)),
+    Baseline(_LRN + "optimal_token_weights", factory=lambda: dict(K=drift_covariance(5, 0.9, 1.0, 0.1, 0.0), d=2,
+                                                                  noise=0.0)),
 ]
 
 _MODELS = [

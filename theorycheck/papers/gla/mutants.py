@@ -14,6 +14,7 @@ from ...models import attention as A
 from ...models import filters as F
 from ...models import prompts as P
 from ..api import Mutant
+from . import claims as summary_claims
 from .generated import gla_loss as gen
 from .theory import errors, flows, sums
 
@@ -21,12 +22,12 @@ __all__ = ["MUTANTS"]
 
 
 def _exponent_shift(p):
-    orig = sums.moment_sums
+    orig = sums.sums_for
 
-    def moment_sums(lam, gamma, n, sigma_w2, sigma_e2, method="auto"):
-        s = orig(lam, gamma, n, sigma_w2, sigma_e2, method)
+    def sums_for(lam, gamma, n, sigma_w2, sigma_e2, route=None):
+        s = orig(lam, gamma, n, sigma_w2, sigma_e2, route)
         return sums.GLASums(s.D1 / lam, s.B / lam ** 2, s.A2 / lam ** 2, s.N0 / lam ** 2, s.s_q, s.method)
-    p.replace(sums, "moment_sums", moment_sums)
+    p.replace(sums, "sums_for", sums_for)
 
 
 def _gate_order(p):
@@ -38,20 +39,19 @@ def _gate_order(p):
 
 
 def _halved(p):
-    orig = errors.train_error
+    orig = errors.error_at
 
-    def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False):
-        return orig(lam, gamma, n, d, sigma_w2, sigma_e2, noise, halved=True)     # BUG: always halved
-    p.replace(errors, "train_error", train_error)
+    def error_at(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
+        return orig(lam, gamma, n, d, sigma_w2, sigma_e2, noise) / 2                # BUG: always halved
+    p.replace(errors, "error_at", error_at)
 
 
 def _tilde_sign(p):
-    def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0):
-        L = np.asarray(Lambda, dtype=float)
-        s = sums.moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    def effective_cov(lam, gamma, n, L, sigma_w2, sigma_e2, noise):
+        s = sums.sums_for(lam, gamma, n, sigma_w2, sigma_e2)
         kappa = s.B * float(np.trace(L)) + noise * s.N0
         return (1.0 + s.B / s.A2) * L - (kappa / s.A2) * np.eye(L.shape[0])       # BUG: sign
-    p.replace(errors, "effective_covariance", effective_covariance)
+    p.replace(errors, "effective_cov", effective_cov)
 
 
 def _d2_factor(p):
@@ -175,8 +175,18 @@ def _full_loss_query(p):
 def _stack_grad(p):
 
     def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
+        Z = A.gla_tokens(X, Y)
+        T = Z.shape[1]
+        age = np.subtract.outer(np.arange(T), np.arange(T))
         cache = []
-        yhat = A.gla_stack_forward(X, Y, lams, W_KQs, W_Vs, normalise, _cache=cache)
+        for lam, Wk, Wv in zip(np.broadcast_to(np.atleast_1d(lams), (len(W_KQs),)), W_KQs, W_Vs):
+            M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0) * ((1.0 - lam) if normalise else 1.0)
+            Q = Z @ np.asarray(Wk, float).T
+            Am = (Q @ Z.transpose(0, 2, 1)) * M
+            V = Z @ np.asarray(Wv, float).T
+            cache.append((Z, Q, Am, V, M))
+            Z = Z + Am @ V                                # the residual stack of C8, every layer in full
+        yhat = Z[:, -1, -1]
         Y = np.asarray(Y, dtype=float)
         r = yhat - Y[:, -1]
         dZ = np.zeros_like(cache[0][0])
@@ -193,6 +203,12 @@ def _stack_grad(p):
             dZ = dZ + dQ @ np.asarray(W_KQs[k], float) + dV @ np.asarray(W_Vs[k], float)   # BUG: key path dropped
         return float(np.mean(r * r)), gK, gV
     p.replace(A, "gla_stack_loss_and_grad", gla_stack_loss_and_grad)
+
+
+def _trivial_drops_d(p):
+    def prior_error(gamma, n, d, sigma_w2=1.0, sigma_e2=0.01, noise=0.0):
+        return sums.moment_sums(1.0, gamma, n, sigma_w2, sigma_e2).s_q + noise     # BUG: E[y²] without the factor d
+    p.replace(summary_claims, "prior_error", prior_error)
 
 
 MUTANTS = [
@@ -224,4 +240,7 @@ MUTANTS = [
            ("000-depth-ablation",), _stack_grad),
     Mutant("gla-reconcile-rls-init", "the multi-channel RLS of the reconciliation starts from P₀ = δI instead of I/δ",
            ("000-lms-rls-numbers",), _residual_gain),
+    Mutant("gla-trivial-drops-d", "the trivial predictor's error E[y²] = d s_{n+1} computed without the factor d (the "
+           "C11 baseline of the GLA / linear-attention comparison)", ("000-gla-beats-linear-attention",),
+           _trivial_drops_d),
 ]

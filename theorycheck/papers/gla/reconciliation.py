@@ -40,7 +40,7 @@ from ...reconcile import Parameter, Target
 from ...verdicts import Estimate
 from . import theory as gla
 
-__all__ = ["FREE", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "sizes", "FilterModel",
+__all__ = ["FREE", "D_CHOICES", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "sizes", "FilterModel",
            "DIVERGED", "DIVERGENCE_FACTOR", "MU_GRID", "BETA_GRID", "runs_for", "heldout"]
 
 T = 1000                                       # line 58: sequence length 1000
@@ -69,6 +69,8 @@ DIVERGENCE_FACTOR = 100.0
 MU_GRID = tuple(float(f"{x:.4g}") for x in np.geomspace(1e-4, 0.2, 41))
 BETA_GRID = tuple(float(f"{1 - x:.6g}") for x in np.geomspace(0.2, 1e-3, 47)) + (1.0,)
 
+#: the filter dimensions a reader could take (the seed gives none): one search per d (a task each)
+D_CHOICES = (1, 2, 5, 10, 20)
 FREE = [
     # drift-noise variance: the seed gives none; 1e-4..1 spans "almost static" to "as large as the signal"
     Parameter("sigma_e2", 1e-4, 1.0, log=True),
@@ -79,7 +81,7 @@ FREE = [
     # RLS forgetting factor (grid BETA_GRID): below 0.8 the recursion is numerically unstable at d ≥ 5 (window < 5d)
     Parameter("beta", choices=BETA_GRID),
     # filter dimension: the synthetic experiments use d = 10 (line 57); neighbours on both sides
-    Parameter("d", choices=(1, 2, 5, 10, 20)),
+    Parameter("d", choices=D_CHOICES),
     # initial weight variance: unit, or the stationary value σ_e²/(1 − γ²) (then the law of w_t is stationary)
     Parameter("sigma_w2", choices=("1", "stationary")),
     # RLS initialisation P₀ = I/δ: δ = 1 (padasip's default) or δ = 0.01

@@ -51,8 +51,17 @@ Where each quantity lives (one job per module): :mod:`.law` (checks of λ, γ, n
 budgets), :mod:`.sums` (the AR(1) variances and the moment sums, closed form and direct), :mod:`.errors` (ξ, the train
 error and λ*; for general Λ: Γ*, the loss at any Γ, the test error, the floor), :mod:`.drift` (drift laws beyond AR(1)
 and summaries of the λ-dependence), :mod:`.flows` (gradient flows, the full-parameter loss, landscape probes),
-:mod:`.simulate` (the GLA recursion, the multi-layer stack trainer, the filter benchmark). The old import path
+:mod:`.simulate` (the GLA recursion, the multi-layer stack trainer, the filter benchmark), :mod:`.learning` (the gate
+learned with the weights; the best token weighting of the prompt), :mod:`.benchmark` (GLA against LMS, RLS, the
+Kalman filter and predicting 0, in separable steps). The old import path
 :mod:`theorycheck.gla` re-exports this package.
+
+Validated once, one route each: every public function checks its arguments once (:mod:`.law`) and hands the checked
+values to the one route of its quantity (``sums.sums_for``, ``errors.error_at``, ``errors.optimum``, ...), which
+trusts them. Quantities with several routes name their reference: the moment sums (:data:`.sums.ROUTES`, reference
+the direct O(n) sums) and the train error (:data:`.errors.TRAIN_ERROR_ROUTES`, reference the generated closed form);
+``tests/test_gla_routes.py`` tests every route against its reference and the hand-written full-parameter loss against
+the exact expectation of the predictor.
 
 Resource guards: every function sized by a user parameter refuses, before any work, a call past the memory budget
 (:func:`theorycheck.validate.check_memory`) or the work budgets of :mod:`.law` (:data:`MAX_SIM_WORK`,
@@ -67,13 +76,15 @@ True
 """
 from __future__ import annotations
 
+from .benchmark import assemble_benchmark, best_value, filter_evaluation, filter_scan
 from .drift import (drift_covariance, drift_statistics, lambda_importance, optimal_lambda_from_covariance,
                     train_error_from_covariance)
 from .errors import (LambdaOpt, OptimalGLA, effective_covariance, irreducible_floor, lambda_star_large_d_correction,
                      optimal_lambda, optimal_parameters, population_loss, test_error, train_error,
                      train_error_general, xi, xi_large_d)
 from .flows import (FlowResult, classify_full_flow, full_gradient_flow, full_parameter_loss, gradient_flow,
-                    probe_local_minimum)
+                    probe_local_minimum, search_full_minima)
+from .learning import learn_gate, optimal_token_weights
 from .law import (FLOW_VARIANCE_MAX, MAX_DENSE_DIM, MAX_FLOW_DIM, MAX_FLOW_POINTS, MAX_GRID, MAX_INIT_SCALE,
                   MAX_SIM_WORK, MAX_TRAIN_WORK)
 from .simulate import (StackRun, TrainingDiverged, geometric_rate_stability, gla_squared_errors,
@@ -88,5 +99,6 @@ __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train
            "probe_local_minimum", "classify_full_flow", "lambda_importance", "drift_statistics", "StackRun",
            "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors",
            "drift_covariance", "train_error_from_covariance", "optimal_lambda_from_covariance", "TrainingDiverged",
-           "CLOSED_FORM_GAP", "MAX_SIM_WORK", "MAX_DENSE_DIM", "FLOW_VARIANCE_MAX", "MAX_GRID", "MAX_FLOW_POINTS",
+           "learn_gate", "optimal_token_weights", "filter_scan", "filter_evaluation", "assemble_benchmark", "best_value",
+           "search_full_minima", "CLOSED_FORM_GAP", "MAX_SIM_WORK", "MAX_DENSE_DIM", "FLOW_VARIANCE_MAX", "MAX_GRID", "MAX_FLOW_POINTS",
            "MAX_FLOW_DIM", "MAX_INIT_SCALE", "MAX_TRAIN_WORK"]

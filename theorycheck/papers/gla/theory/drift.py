@@ -6,6 +6,7 @@ choice of λ matters at one setting and how far the AR(1) weights move within on
 Conventions of :mod:`theorycheck.papers.gla.theory`: isotropic weights, independent across coordinates; Λ = I_d;
 errors not halved.
 
+>>> from theorycheck.papers.gla.theory.errors import optimal_lambda, train_error
 >>> K = drift_covariance(20, 0.8, 1.0, 0.1)                  # AR(1): the same train error as the AR(1) sums
 >>> abs(train_error_from_covariance(0.7, K, 3) - train_error(0.7, 0.8, 20, 3, 1.0, 0.1)) < 1e-12
 True
@@ -15,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....validate import check_array, check_int, check_memory, check_real
-from .errors import LambdaOpt, minimise_over_gate, optimal_lambda, train_error
+from .errors import LambdaOpt, error_at, lambda_opt, minimise_over_gate
 from .law import MAX_GRID, check_gamma, check_lam, check_n, check_variance, ensure_finite
 from .sums import ar1_variances
 
@@ -65,7 +66,7 @@ def drift_covariance(n, gamma, sigma_w2, sigma_e2, momentum=0.0, innovation_corr
                          innovation_corr=rho)
 
 
-def _check_K(K):
+def check_covariance(K):
     K = check_array("K", K, ndim=2)
     if K.shape[0] != K.shape[1] or K.shape[0] < 2:
         raise ValueError(f"K must be a square (n + 1) x (n + 1) covariance with n >= 1, got shape {K.shape}")
@@ -82,14 +83,18 @@ def train_error_from_covariance(lam, K, d, noise=0.0) -> float:
     :math:`D_1=\sum_ip_iK_{i,n+1}`, :math:`B=\sum_ip_i^2K_{ii}`, :math:`A_2=\sum_{i,j\le n}p_ip_jK_{ij}`,
     :math:`N_0=\sum_ip_i^2` and :math:`L^*=d\,K_{n+1,n+1}+\sigma^2-d\,D_1^2/(A_2+(d+1)B+\sigma^2N_0)`.
 
+    >>> from theorycheck.papers.gla.theory.errors import train_error
     >>> K = drift_covariance(30, 0.8, 1.0, 0.1)
     >>> abs(train_error_from_covariance(0.7, K, 4) - train_error(0.7, 0.8, 30, 4, 1.0, 0.1)) < 1e-12
     True
     """
     lam = check_lam(lam)
-    K = _check_K(K)
-    d = check_int("d", d, minimum=1)
-    noise = check_variance("noise", noise)
+    K = check_covariance(K)
+    return covariance_error(lam, K, check_int("d", d, minimum=1), check_variance("noise", noise))
+
+
+def covariance_error(lam, K, d, noise) -> float:
+    """:func:`train_error_from_covariance` for checked inputs."""
     n = K.shape[0] - 1
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         p = lam ** np.arange(n - 1, -1, -1.0)        # λ^{n−i} = p_i / λ (the ratio below is invariant)
@@ -104,18 +109,16 @@ def optimal_lambda_from_covariance(K, d, noise=0.0, grid_size=401) -> LambdaOpt:
     r"""Minimiser λ* over (0, 1] of :func:`train_error_from_covariance` (grid scan + bounded Brent, as
     :func:`optimal_lambda`).
 
+    >>> from theorycheck.papers.gla.theory.errors import optimal_lambda
     >>> K = drift_covariance(100, 0.9, 1.0, 0.01)
     >>> abs(optimal_lambda_from_covariance(K, 10).lam - optimal_lambda(0.9, 100, 10, 1.0, 0.01).lam) < 1e-6
     True
     """
-    K = _check_K(K)
+    K = check_covariance(K)
     d = check_int("d", d, minimum=1)
     noise = check_variance("noise", noise)
     grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)
-    f = lambda lam: train_error_from_covariance(lam, K, d, noise)  # noqa: E731
-    lam, err, glam, nmin = minimise_over_gate(f, grid_size)
-    e1 = f(1.0)
-    return LambdaOpt(lam, err, bool(lam >= 1.0 - 1e-9 or e1 <= err), e1, glam, nmin)
+    return minimise_over_gate(lambda lam: covariance_error(float(lam), K, d, noise), grid_size)
 
 
 # ------------------------------------------------------------------ λ-dependence summaries
@@ -132,9 +135,13 @@ def lambda_importance(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, delta=0.05, gr
     (True, 0.259)
     """
     delta = check_real("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
-    r = optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise, grid_size=grid_size)
+    gamma, n, d = check_gamma(gamma), check_n(n), check_int("d", d, minimum=1)
+    grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)
+    sigma_w2, sigma_e2 = check_variance("sigma_w2", sigma_w2), check_variance("sigma_e2", sigma_e2)
+    noise = check_variance("noise", noise)
+    r = lambda_opt(gamma, n, d, sigma_w2, sigma_e2, noise, grid_size)
     offs = [x for x in (r.lam - delta, r.lam + delta) if 0.0 < x <= 1.0]
-    worst = max(train_error(x, gamma, n, d, sigma_w2, sigma_e2, noise) for x in offs)
+    worst = max(error_at(x, gamma, n, d, sigma_w2, sigma_e2, noise) for x in offs)
     return {"lam_star": r.lam, "gain": 1.0 - r.error / r.error_linear_attention,
             "sensitivity": worst / r.error - 1.0, "forgetting": 1.0 - r.lam}
 

@@ -28,13 +28,25 @@ from scipy import optimize
 
 from ....validate import check_array, check_bool, check_int, check_real
 from ..generated import gla_loss as gen
-from .law import (MAX_GRID, check_gamma, check_lam, check_lambda_matrix, check_n, check_n_direct, check_variance,
+from .law import (MAX_GRID, check_gamma, check_lambda_matrix, check_law, check_n, check_n_direct, check_variance,
                   eigenvalues, ensure_finite, solve_psd)
-from .sums import moment_sums, scaled_sums
+from .sums import scaled, sums_for
 
 __all__ = ["xi", "xi_large_d", "train_error", "LambdaOpt", "optimal_lambda", "lambda_star_large_d_correction",
            "effective_covariance", "OptimalGLA", "optimal_parameters", "population_loss", "train_error_general",
-           "test_error", "irreducible_floor"]
+           "test_error", "irreducible_floor", "TRAIN_ERROR_ROUTES", "TRAIN_ERROR_REFERENCE"]
+
+#: The routes to the train error L* that the toolkit computes (each tested against the reference in
+#: ``tests/test_gla.py::test_train_error_routes_agree_with_the_reference``): the reference is the generated closed form
+#: ``train_error_from_sums`` of the SymPy derivation, evaluated on the moment sums (:func:`train_error`, Λ = I_d).
+TRAIN_ERROR_ROUTES = {
+    "generated closed form (Λ = I)": "train_error",
+    "eigenvalues of Λ (general Λ)": "train_error_general",
+    "loss L(Γ*) at the closed-form optimum": "population_loss(optimal_parameters(...).Gamma, ...)",
+    "covariance K of the weights": "theorycheck.papers.gla.theory.drift.train_error_from_covariance",
+    "full-parameter loss at u = b = 0, Γ = Γ*": "theorycheck.papers.gla.theory.flows.full_parameter_loss",
+}
+TRAIN_ERROR_REFERENCE = "generated closed form (Λ = I)"
 
 
 # ------------------------------------------------------------------ Λ = I
@@ -47,7 +59,8 @@ def xi(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
     0.666666666667
     """
     d = check_int("d", d, minimum=1)
-    c, s, nz = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    c, s, nz = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     with np.errstate(over="ignore"):
         D2 = s.A2 + (d + 1) * s.B + nz * s.N0
         val = c * s.D1 ** 2 / D2 if D2 > 0 else 0.0
@@ -61,7 +74,8 @@ def xi_large_d(lam, gamma, n, sigma_w2, sigma_e2) -> float:
     >>> xi_large_d(0.8, 0.8, 50, 1.0, 0.1) >= xi_large_d(0.7, 0.8, 50, 1.0, 0.1)
     True
     """
-    c, s, _ = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, 0.0)
+    lam, gamma, n, sigma_w2, sigma_e2, _ = check_law(lam, gamma, n, sigma_w2, sigma_e2, 0.0)
+    c, s, _ = scaled(lam, gamma, n, sigma_w2, sigma_e2, 0.0)
     with np.errstate(over="ignore"):
         val = c * s.D1 ** 2 / s.B if s.B > 0 else 0.0
     return ensure_finite(float(val), "the large-d limit of d xi", lam=lam, gamma=gamma, n=n, sigma_w2=sigma_w2,
@@ -77,11 +91,17 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     >>> round(train_error(1.0, 1.0, 10, 3, 1.0, 0.0), 12) == round(3 * 4 / 14, 12)
     True
     """
-    if type(d) is not int or d < 1:
-        d = check_int("d", d, minimum=1)
-    if halved is not False and halved is not True:
-        halved = check_bool("halved", halved)
-    c, s, nz = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    d = check_int("d", d, minimum=1)
+    halved = check_bool("halved", halved)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    val = error_at(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    return val / 2 if halved else val
+
+
+def error_at(lam, gamma, n, d, sigma_w2, sigma_e2, noise) -> float:
+    """:func:`train_error` (not halved) for checked inputs: the one route of the Λ = I train error (the generated
+    ``train_error_from_sums`` on the scaled sums)."""
+    c, s, nz = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     # Python floats throughout: an overflow is an inf (caught below), never a NumPy warning
     if s.A2 + (d + 1) * s.B + nz * s.N0 <= 0:           # no signal and no noise: Γ irrelevant
         val = float(d * s.s_q + nz)
@@ -91,7 +111,7 @@ def train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, halved=False) -
     if not math.isfinite(val):
         ensure_finite(val, "the train error", lam=lam, gamma=gamma, n=n, d=d, sigma_w2=sigma_w2, sigma_e2=sigma_e2,
                       noise=noise)
-    return val / 2 if halved else val
+    return val
 
 
 @dataclass(frozen=True)
@@ -109,7 +129,10 @@ class LambdaOpt:
         return dict(self.__dict__)
 
 
-def minimise_over_gate(f, grid_size=401):
+def minimise_over_gate(f, grid_size=401) -> LambdaOpt:
+    """The minimiser over λ ∈ (0, 1] of an error curve ``f`` (checked callers only): a scan of ``grid_size`` points
+    locates the basin, a bounded Brent search (xatol 1e-10) refines it; the strict local minima of the scan are
+    counted."""
     grid = np.linspace(1.0 / grid_size, 1.0, grid_size)
     vals = np.array([f(x) for x in grid])
     k = int(np.argmin(vals))
@@ -122,8 +145,9 @@ def minimise_over_gate(f, grid_size=401):
     cands = [(float(vals[k]), float(grid[k])), (float(res.fun), float(res.x))]
     if k == grid.size - 1:
         cands.append((float(f(1.0)), 1.0))
-    best = min(cands)
-    return best[1], best[0], float(grid[k]), nmin
+    lam, err = min(cands)[1], min(cands)[0]
+    e1 = f(1.0)
+    return LambdaOpt(lam, err, bool(lam >= 1.0 - 1e-9 or e1 <= err), e1, float(grid[k]), nmin)
 
 
 def optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) -> LambdaOpt:
@@ -141,10 +165,13 @@ def optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) ->
     n = check_n(n)
     d = check_int("d", d, minimum=1)
     grid_size = check_int("grid_size", grid_size, minimum=11, maximum=MAX_GRID)
-    f = lambda lam: train_error(lam, gamma, n, d, sigma_w2, sigma_e2, noise)  # noqa: E731
-    lam, err, glam, nmin = minimise_over_gate(f, grid_size)
-    e1 = f(1.0)
-    return LambdaOpt(lam, err, bool(lam >= 1.0 - 1e-9 or e1 <= err), e1, glam, nmin)
+    sigma_w2, sigma_e2 = check_variance("sigma_w2", sigma_w2), check_variance("sigma_e2", sigma_e2)
+    return lambda_opt(gamma, n, d, sigma_w2, sigma_e2, check_variance("noise", noise), grid_size)
+
+
+def lambda_opt(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) -> LambdaOpt:
+    """:func:`optimal_lambda` for checked inputs."""
+    return minimise_over_gate(lambda lam: error_at(float(lam), gamma, n, d, sigma_w2, sigma_e2, noise), grid_size)
 
 
 def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> dict:
@@ -171,11 +198,11 @@ def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -
     h = 1e-4
 
     def F(x):
-        s = moment_sums(x, gamma, n, sw, se, method="direct")
+        s = sums_for(x, gamma, n, sw, se, "direct sum")
         return math.log(s.D1 ** 2 / s.B)
 
     def G(x):
-        s = moment_sums(x, gamma, n, sw, se, method="direct")
+        s = sums_for(x, gamma, n, sw, se, "direct sum")
         return (s.A2 + nz * s.N0) / s.B
 
     with np.errstate(over="ignore", invalid="ignore"):
@@ -201,7 +228,13 @@ def effective_covariance(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) -
     True
     """
     L = check_lambda_matrix(Lambda)
-    c, s, nz = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    return effective_cov(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+
+
+def effective_cov(lam, gamma, n, L, sigma_w2, sigma_e2, noise) -> np.ndarray:
+    """:func:`effective_covariance` for checked inputs."""
+    c, s, nz = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     if s.A2 <= 0:
         raise ValueError("sigma_w2 and sigma_e2 must not both be 0 (no signal: the effective covariance is undefined)")
     with np.errstate(over="ignore", invalid="ignore"):
@@ -237,8 +270,14 @@ def optimal_parameters(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, v=1
     v = check_real("v", v)
     if v == 0:
         raise ValueError("v must be nonzero, got 0")
-    Lt = effective_covariance(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
-    _, s, _ = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    return optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise, v)
+
+
+def optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise, v=1.0) -> OptimalGLA:
+    """:func:`optimal_parameters` for checked inputs."""
+    Lt = effective_cov(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    _, s, _ = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         scale = s.D1 / (s.A2 * lam)               # = D1 / A2 (invariant under the variance scale)
         try:
@@ -255,7 +294,7 @@ def optimal_parameters(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, v=1
     with np.errstate(over="ignore"):
         WKQ[:d, :d] = G.T / v
     ensure_finite(WKQ, "the embedded W_KQ = Gamma*^T / v", v=v, lam=lam)
-    err = train_error_general(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    err = general_error(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     return OptimalGLA(G, WKQ, WV, Lt, scale, err)
 
 
@@ -267,11 +306,15 @@ def population_loss(Gamma, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0)
     >>> round(population_loss(np.zeros((2, 2)), 0.5, 0.8, 10, np.eye(2), 1.0, 0.0), 12) == round(2 * 0.64 ** 11, 12)
     True
     """
-    lam, gamma = check_lam(lam), check_gamma(gamma)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
     L = check_lambda_matrix(Lambda)
-    noise = check_variance("noise", noise)
     G = check_array("Gamma", Gamma, ndim=2, shape=L.shape)
-    c, s, nz = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    return loss_at(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+
+
+def loss_at(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) -> float:
+    """:func:`population_loss` for checked inputs."""
+    c, s, nz = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     with np.errstate(over="ignore", invalid="ignore"):
         kappa = s.B * float(np.trace(L)) + nz * s.N0
         H = L @ ((s.A2 + s.B) * L + kappa * np.eye(L.shape[0]))
@@ -289,7 +332,13 @@ def train_error_general(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0) ->
     True
     """
     L = check_lambda_matrix(Lambda)
-    c, s, nz = scaled_sums(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    return general_error(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+
+
+def general_error(lam, gamma, n, L, sigma_w2, sigma_e2, noise) -> float:
+    """:func:`train_error_general` for checked inputs."""
+    c, s, nz = scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
     mu = np.clip(eigenvalues(L), 0.0, None)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         kappa = s.B * float(np.sum(np.diag(L))) + nz * s.N0
@@ -314,7 +363,8 @@ def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gam
     True
     """
     L = check_lambda_matrix(Lambda)
-    G = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma if Gamma is None else \
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    G = optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma if Gamma is None else \
         check_array("Gamma", Gamma, ndim=2, shape=L.shape)
     tg = gamma if test_gamma is None else check_gamma(test_gamma, "test_gamma")
     tn = n if test_n is None else check_n(test_n, "test_n")
@@ -325,7 +375,7 @@ def test_error(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, *, test_gam
     te = sigma_e2 if test_sigma_e2 is None else check_variance("test_sigma_e2", test_sigma_e2)
     tz = noise if test_noise is None else check_variance("test_noise", test_noise)
     try:
-        return population_loss(G, lam, tg, tn, tL, tw, te, tz)
+        return loss_at(G, lam, tg, tn, tL, tw, te, tz)
     except ValueError as exc:
         if "not finite" in str(exc):
             raise ValueError(f"the test error is not finite for test_gamma={tg!r}, test_n={tn!r}, "

@@ -20,23 +20,23 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import signal
+from scipy import optimize, signal
 from scipy.integrate import solve_ivp
 
 from ....validate import MAX_COUNT, ParameterTypeError, check_array, check_int, check_memory, check_real
-from .errors import optimal_parameters, population_loss
+from .errors import loss_at, optimal_parameters, optimum  # noqa: F401  (optimal_parameters: the doctests)
 from .law import (MAX_FLOW_DIM, MAX_FLOW_POINTS, MAX_INIT_SCALE, check_flow_variances, check_gamma, check_lam,
                   check_lambda_matrix, check_n, check_n_direct, check_variance, ensure_finite)
-from .sums import ar1_variances, moment_sums
+from .sums import sums_for, variances
 
 __all__ = ["FlowResult", "gradient_flow", "full_parameter_loss", "full_gradient_flow", "probe_local_minimum",
-           "classify_full_flow"]
+           "classify_full_flow", "search_full_minima"]
 
 
 # ------------------------------------------------------------------ gradient flow (reduced parameters)
 def _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise):
     r"""The sums of the law and :math:`\kappa=B\operatorname{tr}\Lambda+\sigma^2N_0`."""
-    s = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    s = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     kappa = s.B * float(np.trace(L)) + noise * s.N0
     return s, kappa
 
@@ -75,11 +75,11 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
     (LSODA, rtol 1e-10, atol 1e-13 in units of the optimum).
     """
     lam, gamma, n, L, sigma_w2, sigma_e2, noise, sigma, t_max, n_points = _flow_setting(
-        lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points)
+        lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points, seed)
     d = L.shape[0]
-    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, check_variance("noise", noise))
+    s, kappa = _H_parts(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     H = L @ ((s.A2 + s.B) * L + kappa * np.eye(d))
-    Gs = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
+    Gs = optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise).Gamma
     gnorm = float(np.linalg.norm(Gs))
     # rescale parameters so that the optimum has unit size: θ = sqrt(‖Γ*‖) θ̃
     r = math.sqrt(gnorm)
@@ -106,8 +106,8 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
     vs = math.copysign(math.sqrt(vstar2), v[-1])
     As = Gs.T / vs
     dist_p = np.sqrt((v - vs) ** 2 + np.sum((A - As) ** 2, axis=(1, 2)))
-    loss = np.array([population_loss(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) for G in Gam])
-    lstar = population_loss(Gs, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    loss = np.array([loss_at(G, lam, gamma, n, L, sigma_w2, sigma_e2, noise) for G in Gam])
+    lstar = loss_at(Gs, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
     cons = np.abs(v ** 2 - np.sum(A ** 2, axis=(1, 2)) - c0) / max(gnorm, 1e-300)
     rel = dist / gnorm
     slope, win = _fit_rate(sol.t, dist, rel)
@@ -124,7 +124,7 @@ def gradient_flow(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, init="st
                              "linearised_rates": sorted(set(np.round(nz, 10).tolist()))})
 
 
-def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points):
+def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma, t_max, n_points, seed):
     """The checked inputs of :func:`gradient_flow`: ``(lam, gamma, n, L, sigma_w2, sigma_e2, noise, sigma, t_max,
     n_points)``; Λ positive definite and at most :data:`MAX_FLOW_DIM` × :data:`MAX_FLOW_DIM`."""
     lam, gamma = check_lam(lam), check_gamma(gamma)
@@ -137,6 +137,8 @@ def _flow_setting(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise, init, sigma,
         t_max = check_real("t_max", t_max, 0.0, low_open=True)
     sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
     n = check_n(n)
+    if init == "random":
+        check_int("seed", seed, minimum=0)
     d = L.shape[0]
     if d > MAX_FLOW_DIM:
         raise ValueError(f"Lambda must be at most {MAX_FLOW_DIM}x{MAX_FLOW_DIM} for the gradient flow (d^2 + 1 "
@@ -170,7 +172,7 @@ def _flow_start(init, sigma, r, d, seed):
         v0 = sigma * r
         A0 = sigma * r * np.eye(d) / math.sqrt(d)
     else:
-        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        rng = np.random.default_rng(seed)
         v0 = sigma * r * rng.standard_normal()
         A0 = sigma * r * rng.standard_normal((d, d)) / math.sqrt(d)
     return v0, A0
@@ -201,7 +203,7 @@ def _linearised_rates(rhs, ystar, eps):
 
 # ------------------------------------------------------------------ full parametrisation (Λ = I)
 def _full_sums(lam, gamma, n, sigma_w2, sigma_e2):
-    s = ar1_variances(gamma, n, sigma_w2, sigma_e2)
+    s = variances(gamma, n, sigma_w2, sigma_e2)
     si = s[1:n + 1]
     p = lam ** np.arange(n, 0, -1, dtype=float)
     # R2 = Σ_{i,j} p_i p_j γ^{2|i-j|} s_min(i,j)², via R_i = Σ_{j>i} p_j γ^{2(j-i)}
@@ -213,7 +215,7 @@ def _full_sums(lam, gamma, n, sigma_w2, sigma_e2):
 
 
 def _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
-    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    sm = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     fs = _full_sums(lam, gamma, n, sigma_w2, sigma_e2)
     Ey = d * fs["S1"] + noise * fs["P1"]
     return {"d": d, "h0": sm.A2 + (d + 1) * sm.B + noise * sm.N0, "D1": sm.D1, "c0": d * sm.s_q + noise,
@@ -270,6 +272,7 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     lam, gamma = check_lam(lam), check_gamma(gamma)
     n = check_n_direct(n)
     d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
+    sigma_w2, sigma_e2 = check_variance("sigma_w2", sigma_w2), check_variance("sigma_e2", sigma_e2)
     noise = check_variance("noise", noise)
     arrs = {}
     for name, x, shape in (("u", u, (d,)), ("b", b, (d,)), ("A", A, (d, d)), ("v", v, ())):
@@ -296,30 +299,14 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
     return val if np.iscomplexobj(val) else float(val)
 
 
-def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.3, seed=0, t_max=None,
-                       n_points=300) -> dict:
-    r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
-
-    Gradients by complex-step differentiation (exact to rounding: the loss is a polynomial in θ).
-    Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Default
-    horizon ``t_max = 400/(h_0\|\Gamma^*\|_F)``. Returns the loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over
-    time, plus the final gradient norm (and the initial one) and the Hessian spectrum at the end point.
-    """
-    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
-    sigma = check_real("sigma", sigma, 0.0, MAX_INIT_SCALE, low_open=True)
-    n_points = check_int("n_points", n_points, minimum=3, maximum=MAX_FLOW_POINTS)
-    sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
-    n = check_n_direct(n)
-    opt = optimal_parameters(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
-    gn = float(np.linalg.norm(opt.Gamma))
-    r = math.sqrt(gn)
+def full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
+    """``(loss, grad, unpack)`` of the full-parameter loss over θ = (u, v, vec A, b) for checked inputs: the loss and
+    its exact complex-step gradient (the loss is a polynomial in θ)."""
     m = 2 * d + 1 + d * d
+    consts = _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
 
     def unpack(th):
         return th[:d], th[d], th[d + 1:d + 1 + d * d].reshape(d, d), th[d + 1 + d * d:]
-
-    consts = _full_consts(check_lam(lam), check_gamma(gamma), check_int("n", n, minimum=1), d, sigma_w2, sigma_e2,
-                          check_variance("noise", noise))
 
     def loss(th):
         u, v, A, b = unpack(th)
@@ -336,14 +323,49 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
             g[k] = _full_loss(u, tc[d], A, b, consts).imag / hstep
             tc[k] = base[k]
         return g
+    return loss, grad, unpack
 
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+
+def hessian_eigenvalues(grad, th, eps) -> np.ndarray:
+    """Eigenvalues of the Hessian at ``th`` by central differences (step ``eps``) of the exact gradient ``grad``."""
+    m = th.size
+    H = np.empty((m, m))
+    for k in range(m):
+        e = np.zeros(m)
+        e[k] = eps
+        H[:, k] = (grad(th + e) - grad(th - e)) / (2 * eps)
+    return np.linalg.eigvalsh((H + H.T) / 2)
+
+
+def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.3, seed=0, t_max=None,
+                       n_points=300) -> dict:
+    r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
+
+    Gradients by complex-step differentiation (exact to rounding: the loss is a polynomial in θ).
+    Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Default
+    horizon ``t_max = 400/(h_0\|\Gamma^*\|_F)``. Returns the loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over
+    time, plus the final gradient norm (and the initial one) and the Hessian spectrum at the end point.
+    """
+    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
+    sigma = check_real("sigma", sigma, 0.0, MAX_INIT_SCALE, low_open=True)
+    n_points = check_int("n_points", n_points, minimum=3, maximum=MAX_FLOW_POINTS)
+    sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
+    n = check_n_direct(n)
+    lam, gamma = check_lam(lam), check_gamma(gamma)
+    seed = check_int("seed", seed, minimum=0)
+    if t_max is not None:
+        t_max = check_real("t_max", t_max, 0.0, low_open=True)
+    opt = optimum(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
+    gn = float(np.linalg.norm(opt.Gamma))
+    r = math.sqrt(gn)
+    m = 2 * d + 1 + d * d
+    loss, grad, unpack = full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    rng = np.random.default_rng(seed)
     th0 = sigma * r * rng.standard_normal(m)
-    sm = moment_sums(lam, gamma, n, sigma_w2, sigma_e2)
+    sm = sums_for(lam, gamma, n, sigma_w2, sigma_e2)
     h0 = sm.A2 + (d + 1) * sm.B + noise * sm.N0
     if t_max is None:
         t_max = 400.0 / (h0 * gn)
-    t_max = check_real("t_max", t_max, 0.0, low_open=True)
     g_init = float(np.linalg.norm(grad(th0)))
     t_eval = np.concatenate(([0.0], np.geomspace(t_max * 1e-6, t_max, n_points - 1)))
     sol = solve_ivp(lambda t, y: -grad(y), (0.0, t_max), th0, method="LSODA", t_eval=t_eval, rtol=1e-10,
@@ -358,14 +380,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
         un.append(float(np.linalg.norm(u)))
         bn.append(float(np.linalg.norm(b)))
     th = sol.y[:, -1]
-    # Hessian at the end point (central differences of the exact complex-step gradient)
-    H = np.empty((m, m))
-    eps = 1e-6 * r
-    for k in range(m):
-        e = np.zeros(m)
-        e[k] = eps
-        H[:, k] = (grad(th + e) - grad(th - e)) / (2 * eps)
-    hev = np.linalg.eigvalsh((H + H.T) / 2)
+    hev = hessian_eigenvalues(grad, th, 1e-6 * r)
     return {"times": sol.t, "loss_gap": np.array(gaps), "rel_dist_gamma": np.array(dists), "u_norm": np.array(un),
             "b_norm": np.array(bn), "loss_star": opt.train_error, "t_max": t_max, "theta_final": th,
             "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": g_init,
@@ -446,3 +461,49 @@ def classify_full_flow(fr: dict, rel_tol: float = 1e-6, grad_reduction: float = 
     return "moving"
 
 
+
+
+def search_full_minima(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, starts=8, scales=(0.3, 1.0), seed=0,
+                       directions=200) -> list:
+    r"""A search for spurious local minima of :func:`full_parameter_loss` (Λ = I_d) where gradient flows are too slow:
+    ``starts`` random initialisations θ(0) ~ N(0, s²‖Γ*‖_F) (s cycling through ``scales``) descended by L-BFGS with the
+    exact gradient (gtol 1e-13), each end point classified as by :func:`classify_full_flow` (the gradient's reduction
+    from θ(0)) and, when critical but not global, certified by the Hessian spectrum and
+    :func:`probe_local_minimum`. Returns one row per start (the keys of the landscape rows of the paper).
+
+    >>> rows = search_full_minima(0.8, 0.9, 10, 2, 1.0, 0.1, starts=2, seed=3)
+    >>> sorted(rows[0])[:4], rows[0]["method"]
+    (['A_norm', 'b_norm', 'd', 'hess_min_rel'], 'L-BFGS')
+    """
+    d = check_int("d", d, minimum=1, maximum=MAX_FLOW_DIM)
+    sigma_w2, sigma_e2, noise = check_flow_variances(sigma_w2, sigma_e2, noise)
+    lam, gamma, n = check_lam(lam), check_gamma(gamma), check_n_direct(n)
+    starts = check_int("starts", starts, minimum=1, maximum=10_000)
+    scales = check_array("scales", scales, ndim=1, min_size=1)
+    directions = check_int("directions", directions, minimum=1, maximum=10 ** 6)
+    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    opt = optimum(lam, gamma, n, np.eye(d), sigma_w2, sigma_e2, noise)
+    r = math.sqrt(float(np.linalg.norm(opt.Gamma)))
+    loss, grad, unpack = full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
+    rows = []
+    for k in range(starts):
+        s = float(scales[k % scales.size])
+        th0 = s * r * rng.standard_normal(2 * d + 1 + d * d)
+        res = optimize.minimize(loss, th0, jac=grad, method="L-BFGS-B",
+                                options={"maxiter": 20000, "ftol": 1e-16, "gtol": 1e-13, "maxcor": 30})
+        th = res.x
+        fr = {"loss_gap": [float(loss(th)) - opt.train_error], "loss_star": opt.train_error,
+              "grad_norm_final": float(np.linalg.norm(grad(th))), "grad_norm_initial": float(np.linalg.norm(grad(th0)))}
+        status = classify_full_flow(fr)
+        hev = hessian_eigenvalues(grad, th, 1e-6 * r)
+        u, v, A, b = unpack(th)
+        row = {"d": d, "sigma": s, "seed_index": k, "status": status, "method": "L-BFGS",
+               "rel_gap": fr["loss_gap"][0] / fr["loss_star"], "rel_grad": fr["grad_norm_final"] / fr["grad_norm_initial"],
+               "hess_min_rel": float(hev[0] / hev[-1]), "u_norm": float(np.linalg.norm(u)),
+               "b_norm": float(np.linalg.norm(b)), "v": float(v), "A_norm": float(np.linalg.norm(A)), "probe": None,
+               "iterations": int(res.nit)}
+        if status == "critical":
+            row["probe"] = probe_local_minimum(th, lam, gamma, n, d, sigma_w2, sigma_e2, noise, directions=directions,
+                                               seed=int(rng.integers(2 ** 31)))
+        rows.append(row)
+    return rows

@@ -4,16 +4,15 @@ variances σ_w², σ_e², σ² and the input covariance Λ, and the resource bud
 Conventions (see :mod:`theorycheck.papers.gla.theory`): gates λ, γ in (0, 1]; variances finite and >= 0; ``n`` an
 integer in [1, ``MAX_COUNT``]; Λ a positive semi-definite matrix (a diagonal Λ is checked without an
 eigendecomposition). Every check returns the value it checked (as ``float`` / ``int`` / a float array) and raises a
-``ValueError`` naming the parameter and its allowed range otherwise; :func:`is_plain_law` is the fast test that the
-checks would pass unchanged, for the exact sums evaluated ~10⁵ times per run.
+``ValueError`` naming the parameter and its allowed range otherwise. The public functions of the theory call these
+checks once, at their boundary, and hand the checked values to the one route of each quantity (no second check, no
+fast path beside the checks).
 
 The helpers without a leading underscore are shared by the modules of :mod:`theorycheck.papers.gla.theory`; the
 public names of the law are its budgets (``__all__``).
 
 >>> check_law(0.5, 0.9, 10, 1.0, 0.1, 0.0)
 (0.5, 0.9, 10, 1.0, 0.1, 0.0)
->>> is_plain_law(0.5, 0.9, 10, 1.0, 0.1), is_plain_law(0.5, 0.9, 10.0, 1.0, 0.1)
-(True, False)
 """
 from __future__ import annotations
 
@@ -84,22 +83,6 @@ def guard_n_memory(n, name="n"):
     """The memory guard of :func:`check_n_direct` alone, for an ``n`` already checked."""
     check_memory(name, n, 64.0 * (n + 2), "the O(n) sums over the prompt")
     return n
-
-
-_FLOATS = (float, np.float64)
-
-
-def is_plain_law(lam, gamma, n, sigma_w2, sigma_e2, noise=0.0):
-    """True when the checks of a law (:func:`check_lam`, :func:`check_gamma`, :func:`check_n`,
-    :func:`check_variance`) would pass and return ``float`` of these very values: gates in (0, 1] and finite
-    variances >= 0 given as ``float`` (or ``numpy.float64``), ``n`` an ``int`` in [1, MAX_COUNT]. The exact sums are
-    evaluated ~10⁵ times per run (grid scans of λ), so they skip the checks in this common case; anything else goes
-    through the checks (same values, same errors, in the same order)."""
-    return (type(lam) in _FLOATS and 0.0 < lam <= 1.0 and type(gamma) in _FLOATS and 0.0 < gamma <= 1.0
-            and type(n) is int and 1 <= n <= MAX_COUNT
-            and type(sigma_w2) in _FLOATS and 0.0 <= sigma_w2 < math.inf
-            and type(sigma_e2) in _FLOATS and 0.0 <= sigma_e2 < math.inf
-            and type(noise) in _FLOATS and 0.0 <= noise < math.inf)
 
 
 def check_flow_variances(sigma_w2, sigma_e2, noise):

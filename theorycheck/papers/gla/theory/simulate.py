@@ -6,8 +6,8 @@ r"""Simulations of paper 000: the actual models, run at the theory's optimum or 
   weights of :func:`~theorycheck.papers.gla.theory.errors.optimal_parameters`;
 * :func:`train_gla_stack`: a multi-layer GLA stack trained by Adam, then Armijo gradient descent (the depth
   experiments); :func:`geometric_rate_stability`: is a convergence curve geometric?
-* :func:`simulate_filter_benchmark`: GLA at its exact optimum against tuned LMS, RLS and the Kalman filter on AR(1)
-  streams (paired, tuned on other streams than those evaluated).
+* :func:`simulate_filter_benchmark` (from :mod:`.benchmark`, re-exported): GLA at its exact optimum against tuned LMS,
+  RLS and the Kalman filter on AR(1) streams (paired, tuned on other streams than those evaluated).
 
 >>> r = geometric_rate_stability(0.5 ** np.arange(40.0))
 >>> round(r["ratio"], 6), round(r["rate_late"], 4)
@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ....models.attention import (gla_forward, gla_stack_core, gla_stack_loss_and_grad, gla_stack_params,
-                                  gla_stream_errors, gla_tokens)
-from ....models.filters import kalman_errors, lms_errors, rls_errors
-from ....models.prompts import ar1_drift_prompts, ar1_stream
+                                  gla_tokens)
+from ....models.prompts import ar1_drift_prompts
 from ....montecarlo import MeanEstimate, RunningMean, rngs
 from ....validate import (MAX_COUNT, ParameterTypeError, check_array, check_bool, check_callable, check_int,
                           check_memory, check_real)
-from .errors import optimal_lambda, optimal_parameters
-from .law import MAX_SIM_WORK, MAX_TRAIN_WORK, check_lambda_matrix, check_law, ensure_finite
+from .benchmark import simulate_filter_benchmark
+from .errors import optimum
+from .law import (MAX_SIM_WORK, MAX_TRAIN_WORK, check_lambda_matrix, check_law, ensure_finite)
 
 __all__ = ["simulate_gla", "gla_squared_errors", "TrainingDiverged", "StackRun", "train_gla_stack",
            "geometric_rate_stability", "simulate_filter_benchmark"]
@@ -64,14 +64,19 @@ def simulate_gla(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None
     left = n_samples
     for g in rngs(seed, nb):
         size = min(batch, left)
-        X, Y = ar1_drift_prompts(g, size, gamma, n, L, sigma_w2, sigma_e2, noise)
-        with np.errstate(over="ignore", invalid="ignore"):
-            err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
-        ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2, noise=noise,
-                      max_abs_W_KQ=float(np.max(np.abs(W_KQ))), max_abs_W_V=float(np.max(np.abs(W_V))))
-        rm.update(err)
+        rm.update(_chunk_errors(g, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V))
         left -= size
     return rm.estimate(seed=seed, batch=batch, label="GLA recursion MSE")
+
+
+def _chunk_errors(rng, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V):
+    """The squared errors (ŷ − y_{n+1})² of the GLA recursion on ``size`` fresh prompts drawn from ``rng`` (checked
+    inputs): the one Monte Carlo route of :func:`simulate_gla` and :func:`gla_squared_errors`."""
+    X, Y = ar1_drift_prompts(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise)
+    with np.errstate(over="ignore", invalid="ignore"):
+        err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
+    return ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2,
+                         noise=noise, max_abs_W_KQ=float(np.max(np.abs(W_KQ))), max_abs_W_V=float(np.max(np.abs(W_V))))
 
 
 def _sim_budget(n_samples, chunk, n, d, name, chunk_name):
@@ -88,7 +93,7 @@ def _sim_budget(n_samples, chunk, n, d, name, chunk_name):
 def _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise):
     d = L.shape[0]
     if W_KQ is None or W_V is None:
-        opt = optimal_parameters(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+        opt = optimum(lam, gamma, n, L, sigma_w2, sigma_e2, noise)
         W_KQ = opt.W_KQ if W_KQ is None else W_KQ
         W_V = opt.W_V if W_V is None else W_V
     out = []
@@ -280,72 +285,6 @@ def geometric_rate_stability(values, floor: float = 1e-10, times=None) -> dict:
             "points": int(last + 1)}
 
 
-# ------------------------------------------------------------------ GLA against adaptive filters
-def simulate_filter_benchmark(gamma, d, T, sigma_w2, sigma_e2, noise=0.0, *, mus, betas, runs_scan, runs_eval,
-                              seed_scan, seed_eval, delta=1.0) -> dict:
-    r"""GLA against tuned LMS and RLS (and the Kalman filter) on AR(1) streams of length ``T``.
-
-    Per run, every method's a priori squared error is averaged over positions
-    :math:`t=T/2+1..T` (after the transient). LMS step μ and RLS forgetting β (:math:`P_0=I/\delta`)
-    are tuned on ``runs_scan`` streams (smallest mean; a β with a diverged run is never chosen; every grid value sees
-    the same scan streams, and ``scan_runs`` holds the per-run errors, so scans can be compared pairwise),
-    then every method is evaluated on ``runs_eval`` *fresh* streams (no selection bias), the same
-    streams for all methods (paired). GLA runs at its exact optimum (λ*, Γ*) for prompt length
-    ``T − 1`` (:func:`optimal_lambda`, :func:`optimal_parameters`) as a streaming predictor
-    (:func:`theorycheck.models.attention.gla_stream_errors`). Returns per-run arrays
-    (``eval[method]``), the scans (mean and SE per hyper-parameter, diverged runs) and the choices.
-    """
-    T = check_int("T", T, minimum=4, maximum=MAX_COUNT)
-    d = check_int("d", d, minimum=1, maximum=MAX_COUNT)
-    runs_scan = check_int("runs_scan", runs_scan, minimum=2, maximum=MAX_COUNT)
-    runs_eval = check_int("runs_eval", runs_eval, minimum=2, maximum=MAX_COUNT)
-    mus = check_array("mus", mus, ndim=1, min_size=1)
-    betas = check_array("betas", betas, ndim=1, min_size=1)
-    seed_scan = check_int("seed_scan", seed_scan, minimum=0)
-    seed_eval = check_int("seed_eval", seed_eval, minimum=0)
-    for name, runs in (("runs_scan", runs_scan), ("runs_eval", runs_eval)):
-        # the streams and the per-step errors (T x runs x (d + 6)), and RLS's d x d matrices per stream (x 4 copies)
-        check_memory(name, runs, 8.0 * runs * (float(T) * (d + 6.0) + 4.0 * d * d), f"{runs} filter streams of length "
-                     f"T = {T} in d = {d}")
-    work = 10.0 * float(T) * d * (runs_scan * (mus.size + betas.size * d) + runs_eval * (3 + 2 * d))
-    if work > MAX_TRAIN_WORK:
-        raise ValueError(f"T = {T}, runs_scan = {runs_scan}, runs_eval = {runs_eval}, d = {d} and the grids are about "
-                         f"{work:.2g} operations, above the budget of {MAX_TRAIN_WORK:.2g} (about 3 minutes of one "
-                         "core); reduce T, the runs or the grids")
-    half = T // 2
-
-    def per_run(E):
-        fin = np.all(np.isfinite(E), axis=0)
-        out = np.full(E.shape[1], np.inf)
-        out[fin] = E[half:, fin].mean(axis=0)
-        return out
-
-    def summary(v):
-        ok = np.isfinite(v)
-        if not ok.all():
-            return {"mean": float("inf"), "se": None, "diverged_runs": int(np.sum(~ok))}   # no SE for a divergent mean
-        return {"mean": float(v.mean()), "se": float(v.std(ddof=1) / math.sqrt(v.size)), "diverged_runs": 0}
-
-    X, Y = ar1_stream(np.random.default_rng(seed_scan), runs_scan, T, d, gamma, sigma_w2, sigma_e2, noise)
-    scan_runs = {"lms": {float(mu): per_run(lms_errors(X, Y, mu)) for mu in mus.tolist()},
-                 "rls": {float(b): per_run(rls_errors(X, Y, b, delta)) for b in betas.tolist()}}
-    scan_lms = {k: summary(v) for k, v in scan_runs["lms"].items()}
-    scan_rls = {k: summary(v) for k, v in scan_runs["rls"].items()}
-    best_mu = min(scan_lms, key=lambda k: scan_lms[k]["mean"])
-    best_beta = min(scan_rls, key=lambda k: scan_rls[k]["mean"])
-    r = optimal_lambda(gamma, T - 1, d, sigma_w2, sigma_e2, noise, grid_size=201)
-    opt = optimal_parameters(r.lam, gamma, T - 1, np.eye(d), sigma_w2, sigma_e2, noise)
-    X, Y = ar1_stream(np.random.default_rng(seed_eval), runs_eval, T, d, gamma, sigma_w2, sigma_e2, noise)
-    ev = {"lms": per_run(lms_errors(X, Y, best_mu)), "rls": per_run(rls_errors(X, Y, best_beta, delta)),
-          "kalman": per_run(kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise)),
-          "gla": per_run(gla_stream_errors(X, Y, r.lam, opt.Gamma))}
-    return {"gamma": gamma, "d": d, "T": T, "sigma_w2": sigma_w2, "sigma_e2": sigma_e2, "noise": noise,
-            "scan_lms": scan_lms, "scan_rls": scan_rls, "scan_runs": scan_runs, "best_mu": best_mu,
-            "best_beta": best_beta,
-            "gla_lam": r.lam, "gla_exact": r.error, "la_exact": r.error_linear_attention,
-            "eval": ev, "runs_scan": runs_scan, "runs_eval": runs_eval, "window": (half + 1, T)}
-
-
 def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None, W_V=None,
                        n_samples=4000, seed=0, chunk=5000) -> np.ndarray:
     r"""Per-prompt squared errors :math:`(\hat y-y_{n+1})^2` of the actual GLA recursion on
@@ -371,11 +310,6 @@ def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_K
     left = n_samples
     while left > 0:
         size = min(chunk, left)
-        X, Y = ar1_drift_prompts(rng, size, gamma, n, L, sigma_w2, sigma_e2, noise)
-        with np.errstate(over="ignore", invalid="ignore"):
-            err = (gla_forward(X, Y, lam, W_KQ, W_V) - Y[:, -1]) ** 2
-        out.append(ensure_finite(err, "the squared error of the GLA recursion", sigma_w2=sigma_w2, sigma_e2=sigma_e2,
-                                 noise=noise, max_abs_W_KQ=float(np.max(np.abs(W_KQ))),
-                                 max_abs_W_V=float(np.max(np.abs(W_V)))))
+        out.append(_chunk_errors(rng, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V))
         left -= size
     return np.concatenate(out)
