@@ -743,3 +743,29 @@ def test_trivial_baseline_of_the_filter_experiment_is_paired():
     assert [r["contender"] for r in rec] == ["GLA", "LMS"] and rec[0]["trivial"] == "predict 0"
     assert np.isclose(rec[0]["gap"], gap.mean()) and np.isclose(rec[0]["reference"], f["eval"]["zero"].mean())
     assert np.isclose(rec[0]["gap_se"], gap.std(ddof=1) / np.sqrt(gap.size))
+
+
+def test_stack_and_flow_params_declare_every_choice():
+    """The multi-layer experiment's values: γ and λ stated, σ_w² a convention, every other value chosen with its
+    admissible range (so a failure under them is 'not reproduced' unless an extent covers it)."""
+    from theorycheck.papers.gla.settings import flow_params, stack_params
+    cfg = {"n_train": 1000, "adam_batch": 256, "adam_lr": 0.02, "schedule": "cosine", "adam_steps": 1000,
+           "gd_steps": 400}
+    for ps in (stack_params(cfg), flow_params("i.i.d. Gaussian, σ = 0.1")):
+        names = [p.name for p in ps]
+        assert len(names) == len(set(names))
+        assert all(p.admissible for p in ps if p.chosen)
+        prov = {p.name: p.provenance for p in ps}
+        assert prov["gamma"] == "stated" and prov["sigma_w2"] == "convention" and prov["d"] == prov["n"] == "chosen"
+    assert {p.name: p.provenance for p in stack_params(cfg)}["lambda_per_layer"] == "stated"
+
+
+def test_lambda_importance_extent_rules():
+    """The extent rules of 000-lambda-importance: a rise below the resolution is no rise; a failure of the noise
+    trend holds throughout only when the need never rises anywhere on the search."""
+    from theorycheck.papers.gla.shape import RISE_RESOLUTION, _noise_extent, _rises
+    assert _rises([1.0, 1.0 + RISE_RESOLUTION / 10, 0.5, 0.6]) == [2]
+    lv = (0.0, 1.0, 2.0)
+    assert _noise_extent({"": [3.0, 2.0, 1.0]}, lv, "sigma_e2", 0.0, 2.0)["holds_throughout"] is True
+    ext = _noise_extent({"": [3.0, 3.5, 1.0]}, lv, "sigma_e2", 0.0, 2.0)
+    assert ext["holds_throughout"] is False and ext["rises_between"] == {"": [(0.0, 1.0)]}

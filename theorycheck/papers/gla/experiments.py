@@ -2,7 +2,7 @@ r"""Claims of paper 000 from the filter experiment to the depth ablation (seed l
 
 The experiments' settings the seed leaves open (d of the filter experiment, σ_w², σ_e², filter
 grids, the multi-layer architecture and its training, initialisation scales) are the toolkit's
-choices (convention C7) and are passed as ``chosen``: a failure under them is "not reproduced".
+choices (convention C7) and are passed as chosen Params (``params=``): a failure under them is "not reproduced".
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from ...claims import Clause
 from ..api import Note
 from . import fixtures  # noqa: F401  (registers the fixtures)
 from . import theory as gla
-from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired, rec_chosen,
+from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired,
                        rec_scope)
 from .fixtures import filter_params, rec_params
 from .reconciliation import MODEL_MARGIN_REL, FilterModel
 from .registry import claims
-from .settings import (CHOSEN_SIGMAS, D_EXP, D_STACK, GAMMA_DEPTH, LAM_MULTI, N_STACK,
-                       SE2, SW2, sizes)
+from .settings import (D_EXP, D_STACK, GAMMA_DEPTH, LAM_MULTI, N_STACK,
+                       SE2, SW2, flow_params, sizes, stack_params)
 
 __all__ = ["claims"]
 
@@ -95,7 +95,8 @@ def _channel_selfchecks(ctx, best):
               title="The filter experiment's numbers at γ = 0.8: LMS = 0.264, RLS = 0.256, GLA lower",
               clauses=[Clause("c1", "如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256", "number"), Clause("c2", "GLA 更低")],
               revision={"previous": "inconclusive",
-                        "why": "clauses: the numbers (c1) and 'GLA lower' (c2) are decided separately; earlier: the printed numbers are now decided at the setting of a joint search over every "
+                        "why": "every sub-claim now carries the reconciled setting as Params (the reproduction rule accepts params= "
+                               "now; it carried a chosen dict); clauses: the numbers (c1) and 'GLA lower' (c2) are decided separately; earlier: the printed numbers are now decided at the setting of a joint search over every "
                                "parameter the seed leaves open (σ's, label noise, d, μ, β, P₀, normalisation, "
                                "averaging window; reconciliation), re-evaluated on fresh streams, instead of under "
                                "the toolkit's a priori choices; 'GLA is lower' is decided at that same setting."})
@@ -107,21 +108,21 @@ def lms_rls_numbers(ctx, reconciled_filters):
     for name, key, val in (("LMS", "lms", "0.264"), ("RLS", "rls", "0.256")):
         yield rules.reproduction(f"{name} = {val} at γ = 0.8 (fresh streams at the reconciled setting)", held(h[key]),
                                  val, model_margin=MODEL_MARGIN_REL, relative_model_margin=True, clauses="c1",
-                                 scope=rec_scope(rf, 0.8), chosen=rec_chosen(rf))   # no params=: see the note
+                                 scope=rec_scope(rf, 0.8), params=rec_params(rf))
     if rf["rec"].found:            # the dependent statement, at a setting that reproduces the numbers
         for name, key in (("LMS", "lms"), ("RLS", "rls")):
             yield rules.superiority(f"{name} error − GLA error > 0 at γ = 0.8 (reconciled setting)",
                                     held_diff(h[key], h["gla"]), clauses="c2", scope=rec_scope(rf, 0.8),
-                                    chosen=rec_chosen(rf), params=rec_params(rf))
+                                    params=rec_params(rf))
     else:
         yield Note(NOT_FOUND)
     yield from _channel_selfchecks(ctx, rf["setting"])
     yield Note("Tasks: the joint search runs as two independent searches per filter dimension d ∈ {1, 2, 5, 10, 20} "
                "(each a task with a tenth of the budget; the best of the ten is kept), so its numbers change in "
                "distribution only against one search over every d.")
-    yield Note("The reproduction sub-claims carry the reconciled setting as `chosen` (the engine's reproduction rule "
-               "does not accept params= today: it passes the converted Params on to the equivalence rule); the others "
-               "carry the same setting as Params (rec_params).")
+    yield Note("Every sub-claim carries the reconciled setting as Params (rec_params: each free parameter chosen, "
+               "admissible over the range the joint search covered); whether the search found a setting that "
+               "reproduces the numbers jointly is stated in each scope.")
     yield Note("The search (theorycheck.reconcile, differential evolution over the declared ranges and choices, "
                "theorycheck.papers.gla.reconciliation) runs the actual LMS and RLS recursions on streams drawn once "
                "from its seed; the setting it returns is then re-evaluated on fresh streams, so the reproduction "
@@ -154,14 +155,9 @@ def mnli(ctx):
 
 
 # ============================================================================ lines 65, 66
-def _stack_chosen(ctx, s):
-    c = s["config"]
-    return {**CHOSEN_SIGMAS, "d": D_STACK, "n": N_STACK, "lambda_per_layer": LAM_MULTI, "n_train": c["n_train"],
-            "optimiser": f"Adam on fresh batches of {c['adam_batch']} (lr {c['adam_lr']}, {c['schedule']}, "
-                         f"{c['adam_steps']} steps) then full-batch Armijo GD ({c['gd_steps']} steps), best of "
-                         f"{c['restarts']} initialisations", "init": f"N(0, {c['init_scale']}²)",
-            "diverged_restarts": len(c.get("diverged_restarts", [])),
-            "architecture": "C8"}
+def _diverged(*runs) -> dict:
+    """The record of diverged training restarts (not a parameter: a fact about the runs)."""
+    return {"diverged_restarts": sum(len(s["config"].get("diverged_restarts", [])) for s in runs)}
 
 
 @claims.claim("000-depth-ablation", lines=(65, 65), fragment="层数增加，训练/测试性能持续提升", needs=("stack",),
@@ -169,7 +165,9 @@ def _stack_chosen(ctx, s):
               title="Depth ablation (γ = 0.95): train and test performance improve steadily with layers",
               clauses=[Clause("c1", "层数增加，训练/测试性能持续提升")],
               revision={"previous": "not reproduced",
-                        "why": "one clause; the training restarts are separate tasks (numbers change in distribution only). Earlier: a small multi-layer GLA (residual stack, C8) is now built and trained under declared "
+                        "why": "the toolkit's choices (d, n, σ_e², architecture, optimiser, initialisation, training size) are "
+                               "Params with admissible ranges (they were a chosen dict); the diverged restarts are "
+                               "recorded in details. One clause; the training restarts are separate tasks (numbers change in distribution only). Earlier: a small multi-layer GLA (residual stack, C8) is now built and trained under declared "
                                "choices; the statement is decided by a paired shape test instead of being left "
                                "unattempted."})
 def depth_ablation(ctx, stack):
@@ -200,13 +198,12 @@ def depth_ablation(ctx, stack):
                     f"Train ({stack[depths[0]]['train_sq'].size} prompts) and test ({stack[depths[0]]['test_sq'].size} "
                     f"prompts) MSE ± 2 SE of the trained GLA stack against depth {depths}; d = {D_STACK}, n = {N_STACK}, "
                     f"γ = {GAMMA_DEPTH}, σ_w² = 1, σ_e² = 0.01.")
-    chosen = {**_stack_chosen(ctx, stack[depths[0]]),
-              "diverged_restarts": sum(len(stack[k]["config"].get("diverged_restarts", [])) for k in depths)}
+    ps, rec = stack_params(stack[depths[0]]["config"]), _diverged(*(stack[k] for k in depths))
     for split, key in (("train", "train_sq"), ("test", "test_sq")):
         M = np.array([stack[k][key] for k in depths])                   # (depths, prompts): paired across depths
         n = M.shape[1]
         yield rules.shape(f"{split} error decreases with depth", depths, M.mean(axis=1), shape="decreasing",
-                          cov=np.cov(M, ddof=1) / n, df=n - 1, chosen=chosen, clauses="c1",
+                          cov=np.cov(M, ddof=1) / n, df=n - 1, params=ps, details=rec, clauses="c1",
                           scope=f"γ = {GAMMA_DEPTH}, depths {depths}, {n} {split} prompts shared by all depths (paired: "
                                 "covariance of the points)")
 
@@ -216,7 +213,8 @@ def depth_ablation(ctx, stack):
               title="Single-layer and multi-layer GLA both converge linearly",
               clauses=[Clause("c1", "单层与多层均呈线性收敛")],
               revision={"previous": "not reproduced", "previous_id": "000-linear-convergence-single-layer",
-                        "why": "one clause; the stack restarts are separate tasks. Earlier: the multi-layer half (previously untested) is now tested on a trained GLA stack; the "
+                        "why": "the choices of both halves (stack: d, n, σ_e², architecture, optimiser, initialisation; flow: "
+                               "initialisation) are Params with admissible ranges (they were chosen dicts). One clause; the stack restarts are separate tasks. Earlier: the multi-layer half (previously untested) is now tested on a trained GLA stack; the "
                                "single-layer half keeps the gradient-flow evidence, now decided by a declared rate rule."})
 def linear_convergence(ctx, stack):
     """Convergence: single-layer GLA (optimal λ) and multi-layer GLA (λ = 0.85) both converge linearly."""
@@ -231,13 +229,12 @@ def linear_convergence(ctx, stack):
                            seed=ctx.seed_for("000-linear-convergence/flow"))
     st = gla.geometric_rate_stability(fr.dist_gamma[1:], floor=1e-10, times=fr.times[1:])
     tail = gla.geometric_rate_stability(fr.dist_gamma[len(fr.times) // 2:], floor=1e-10, times=fr.times[len(fr.times) // 2:])
-    chosen1 = {**CHOSEN_SIGMAS, "d": D_STACK, "n": N_STACK, "dynamics": "gradient flow of the population loss (C9)",
-               "initialisation": "random, σ = 0.1"}
+    ps1 = flow_params("i.i.d. Gaussian, relative scale σ = 0.1")
     scope1 = f"single layer, γ = {GAMMA_DEPTH}, λ* = {lam:.4f}, d = {D_STACK}, n = {N_STACK}, ‖Γ(t) − Γ*‖ over the second half of the flow"
     yield rules.inequality("single layer: the distance to the optimum decays at a constant rate (late/early ≥ 0.5)",
-                           tail["ratio"], ">=", RATIO_MIN, scope=scope1, chosen=chosen1, clauses="c1")
+                           tail["ratio"], ">=", RATIO_MIN, scope=scope1, params=ps1, clauses="c1")
     yield rules.inequality("single layer: the distance falls at least 1000-fold", st["reduction"], "<=", REDUCTION_MAX,
-                           scope=scope1, chosen=chosen1, clauses="c1")
+                           scope=scope1, params=ps1, clauses="c1")
     deep = max(stack)
     s = stack[deep]
     g = s["grad_norms"][s["phase_switch"]:]
@@ -246,9 +243,9 @@ def linear_convergence(ctx, stack):
     short = (f"window of {g.size} GD steps < {MIN_GD_WINDOW}: too short to judge a convergence rate (quick sizes); "
              "decided at paper scale" if g.size < MIN_GD_WINDOW else None)
     yield rules.inequality("multi-layer: the gradient norm decays at a constant rate (late/early ≥ 0.5)", stg["ratio"],
-                           ">=", RATIO_MIN, scope=scope2, chosen=_stack_chosen(ctx, s), undecided=short, clauses="c1")
+                           ">=", RATIO_MIN, scope=scope2, params=stack_params(s["config"]), details=_diverged(s), undecided=short, clauses="c1")
     yield rules.inequality("multi-layer: the gradient norm falls at least 1000-fold", stg["reduction"], "<=",
-                           REDUCTION_MAX, scope=scope2, chosen=_stack_chosen(ctx, s), undecided=short, clauses="c1")
+                           REDUCTION_MAX, scope=scope2, params=stack_params(s["config"]), details=_diverged(s), undecided=short, clauses="c1")
     yield Note("Linear convergence = geometric decay of the distance to the optimum (single layer, where the optimum "
                "is known) or of the gradient norm (multi-layer, where it is not): the log is fitted by a line on the "
                "first and second half of the window (theorycheck.gla.geometric_rate_stability). The multi-layer "

@@ -18,15 +18,15 @@ from . import fixtures  # noqa: F401  (registers the fixtures)
 from . import theory as gla
 from .model import full_loss_selfchecks
 from .common import error_curve, fmt_grid
-from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired, rec_chosen,
+from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired,
                        rec_scope)
 from .fixtures import filter_params, rec_params
 from .shape import inverted_u_search
 from .fixtures import LANDSCAPE_MODEL
 from .reconciliation import MODEL_MARGIN_REL
 from .registry import claims
-from .settings import (CHOSEN_SIGMAS, D_EXP, GAMMA_FILTER, LAM_MULTI, N_EXP, NOISE_FREE_SCOPE, SE2, SW2, T_FILTER,
-                       P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, gamma_param, noise_free_grid, params_exp,
+from .settings import (D_EXP, D_RANGE, GAMMA_FILTER, GAMMA_RANGE, LAM_MULTI, N_EXP, N_RANGE,
+                       NOISE_FREE_SCOPE, SE2, SE2_RANGE, SW2, T_FILTER, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, gamma_param, noise_free_grid, params_exp,
                        sizes)
 
 __all__ = ["claims"]
@@ -105,7 +105,8 @@ def gla_below_filters(ctx, filters):
                        Clause("c6", "体现其在强非平稳下的鲁棒性", "inference",
                               untested="a reading of the other clauses (robustness), not a further computation")],
               revision={"previous": "inconsistent",
-                        "why": "the filter statements (LMS/RLS deteriorate, RLS = 1.29, GLA stays lower, the gap grows) "
+                        "why": "every filter sub-claim carries the reconciled setting as Params (the RLS = 1.29 reproduction carried a "
+                               "chosen dict: the rule accepts params= now). Earlier: the filter statements (LMS/RLS deteriorate, RLS = 1.29, GLA stays lower, the gap grows) "
                                "are now decided at the reconciled setting of the filter experiment (the setting "
                                "chosen to reproduce the seed's three numbers jointly) on fresh streams, instead of "
                                "tuned filters under the toolkit's a priori choices; the direction-of-drift "
@@ -121,20 +122,20 @@ def drift_gap_trend(ctx, reconciled_filters):
                             b_label="sign line 72 gives it ('漂移越剧烈' as γ rises)",
                             scope=f"σ_w² = 1, σ_e² = 0.01, n = {N_EXP}, exact drift statistics", clauses=["c1", "c2"])
     h8, h9 = rf["heldout"][0.8], rf["heldout"][0.975]
-    chosen, ps = rec_chosen(rf), rec_params(rf)
+    ps = rec_params(rf)
     both = (f"T = {T_FILTER}, γ ∈ {{0.8, 0.975}}, fresh streams at the reconciled setting, the same inputs and "
             "innovations at both γ (paired across γ)")
     for name, key in ((("LMS", "lms"), ("RLS", "rls")) if rf["rec"].found else ()):
         yield rules.superiority(f"{name} error rises from γ = 0.8 to γ = 0.975", held_diff(h9[key], h8[key]),
-                                scope=both, chosen=chosen, params=ps, clauses="c3")
+                                scope=both, params=ps, clauses="c3")
         yield rules.superiority(f"{name} error − GLA error > 0 at γ = 0.975", held_diff(h9[key], h9["gla"]),
-                                scope=rec_scope(rf, 0.975), chosen=chosen, params=ps, clauses="c5")
+                                scope=rec_scope(rf, 0.975), params=ps, clauses="c5")
         gap = (None if h9[key] is None or h8[key] is None else (h9[key] - h9["gla"]) - (h8[key] - h8["gla"]))
         yield rules.superiority(f"the gap {name} − GLA is larger at γ = 0.975 than at γ = 0.8",
-                                held(gap) if gap is not None else held_diff(None, h9["gla"]), scope=both, chosen=chosen, params=ps, clauses="c1")
+                                held(gap) if gap is not None else held_diff(None, h9["gla"]), scope=both, params=ps, clauses="c1")
     yield rules.reproduction("RLS = 1.29 at γ = 0.975 (fresh streams at the reconciled setting)", held(h9["rls"]), "1.29",
                              model_margin=MODEL_MARGIN_REL, relative_model_margin=True, scope=rec_scope(rf, 0.975),
-                             chosen=chosen, clauses="c4")       # the reproduction rule takes no params= today
+                             params=ps, clauses="c4")
     if not rf["rec"].found:
         yield Note(NOT_FOUND)
 
@@ -191,6 +192,19 @@ def _landscape_scope(runs):
             f"λ = {m['lam']}, γ = {m['gamma']}, n = {m['n']}, σ_w² = {m['sigma_w2']}, σ_e² = {m['sigma_e2']}, no label noise")
 
 
+def _landscape_params_of(runs) -> list:
+    """The Params of the landscape flows (fixtures.LANDSCAPE_MODEL, every value chosen: line 75 names none)."""
+    m, why = LANDSCAPE_MODEL, "the landscape experiment's model (fixtures.LANDSCAPE_MODEL); line 75 names no value"
+    return [P_SW2, P_NOISE, P_LAMBDA,
+            Param("sigma_e2", m["sigma_e2"], "chosen", why, admissible=SE2_RANGE),
+            Param("gamma", m["gamma"], "chosen", why, admissible=GAMMA_RANGE),
+            Param("lambda", m["lam"], "chosen", why, admissible=(0.0, 1.0)),
+            Param("n", m["n"], "chosen", why, admissible=N_RANGE),
+            Param("d", tuple(sorted({r["d"] for r in runs})), "chosen", why, admissible=D_RANGE),
+            Param("init_scale", tuple(sorted({r["sigma"] for r in runs})), "chosen", "i.i.d. Gaussian "
+                  "initialisation (C9), relative scales", admissible=(0.001, 10.0))]
+
+
 def _reduced_random_flows(ctx):
     out = []
     for k, (lam, g, n, L) in enumerate([(0.7, 0.8, 20, np.eye(3)), (0.7, 0.8, 20, np.diag([2.0, 1.0, 0.5])),
@@ -207,7 +221,8 @@ def _reduced_random_flows(ctx):
               clauses=[Clause("c1", "实验用随机高斯初始化即复现理论预测"),
                        Clause("c2", "说明定理对初始化的限制在实践中并非必要", "inference")],
               revision={"previous": "inconclusive",
-                        "why": "clauses (the reproduction c1 and the inference c2 it supports); the landscape flows are one task per seed. Earlier: 000-random-init (reduced parameters, confirmed) and 000-random-init-full (full "
+                        "why": "the choices (σ_e², Λ, λ, initialisation scales, the landscape model) are Params with admissible "
+                               "ranges (they were chosen dicts); clauses (the reproduction c1 and the inference c2 it supports); the landscape flows are one task per seed. Earlier: 000-random-init (reduced parameters, confirmed) and 000-random-init-full (full "
                                "parameters, underspecified) tested the same sentence; they are merged into one claim "
                                "with one reading per parametrisation, each decided under declared choices.",
                         "previous_id": "000-random-init; 000-random-init-full"})
@@ -220,15 +235,20 @@ def random_init(ctx, landscape):
                            reading="reduced parameters (v, A), Γ = vAᵀ", clauses=["c1", "c2"],
                            scope="single-layer GLA, Γ = vAᵀ, gradient flow of the population loss (C9), Λ ∈ {I₃, "
                                  "diag(2, 1, 0.5), I₁₀}, λ ∈ {0.7, 0.74}, γ = 0.8",
-                           chosen={**CHOSEN_SIGMAS, "initialisation": "i.i.d. Gaussian, relative scale σ ∈ {0.01, 0.3}"})
+                           params=[P_SW2, P_SE2, P_NOISE, gamma_param(0.8),
+                                   Param("Lambda", "I₃, diag(2, 1, 0.5), I₁₀", "chosen", "line 75 names no input "
+                                         "covariance: identity and a spread spectrum", admissible=("any Λ ≻ 0",)),
+                                   Param("lambda", (0.7, 0.74), "chosen", "line 75 names no λ: near λ*(γ = 0.8)",
+                                         admissible=(0.0, 1.0)),
+                                   Param("init_scale", (0.01, 0.3), "chosen", "i.i.d. Gaussian initialisation (C9) "
+                                         "at a small and a moderate relative scale", admissible=(0.001, 10.0))])
     runs = _landscape_runs(landscape)
     yield from full_loss_selfchecks(ctx, "000-random-init")
     yield rules.inequality("every random initialisation reaches the global minimum (relative loss gap ≤ 1e-6)",
                            [r["rel_gap"] for r in runs], "<=", TOL, clauses=["c1", "c2"],
                            reading="full parameters (W_V last row, W_KQ first d columns)",
                            scope=_landscape_scope(runs),
-                           chosen={**LANDSCAPE_MODEL, "initialisation scales": sorted({r["sigma"] for r in runs}),
-                                   "dimensions": sorted({r["d"] for r in runs})})
+                           params=_landscape_params_of(runs))
 
 
 # ============================================================================ line 80

@@ -205,6 +205,17 @@ def _stack_grad(p):
     p.replace(A, "gla_stack_loss_and_grad", gla_stack_loss_and_grad)
 
 
+def _forward_drops_b(p):
+    orig = A.gla_forward
+
+    def gla_forward(X, Y, lam, W_KQ, W_V):
+        K = np.array(W_KQ, dtype=float)
+        d = K.shape[0] - 1
+        K[d, :d] = 0.0                                 # BUG: the label slot of the keys never meets the query (b = 0)
+        return orig(X, Y, lam, K, W_V)
+    p.replace(A, "gla_forward", gla_forward)
+
+
 def _trivial_drops_d(p):
     def prior_error(gamma, n, d, sigma_w2=1.0, sigma_e2=0.01, noise=0.0):
         return sums.moment_sums(1.0, gamma, n, sigma_w2, sigma_e2).s_q + noise     # BUG: E[y²] without the factor d
@@ -236,6 +247,10 @@ MUTANTS = [
            ("000-gla-vs-lms-rls",), _stream_gate),
     Mutant("gla-full-loss-query-term", "full-parameter loss without the query token's own term "
            "(u·x_q)(x_qᵀ A x_q)", ("000-full-vs-reduced-optimum",), _full_loss_query),
+    Mutant("gla-forward-drops-b", "the simulator ignores the last row of W_KQ's first d columns (b), so ŷ depends on "
+           "fewer entries than the sentence says (the irrelevance identity cannot see it: the necessity sub-claim "
+           "and the full-loss self-check do)",
+           ("000-full-vs-reduced-optimum",), _forward_drops_b),
     Mutant("gla-stack-grad-key-path", "multi-layer gradient drops the path through the keys (dSᵀQ)",
            ("000-depth-ablation",), _stack_grad),
     Mutant("gla-reconcile-rls-init", "the multi-channel RLS of the reconciliation starts from P₀ = δI instead of I/δ",

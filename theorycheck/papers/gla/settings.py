@@ -121,6 +121,39 @@ P_WINDOW = Param("error_window", "t = T/2+1..T", "chosen", "C6: the a priori err
                                                                                         "t = 1..T"))
 
 
+#: the multi-layer experiment (lines 65–66, C8): the seed gives γ = 0.95 and λ = 0.85 per layer, nothing else
+P_D_STACK = Param("d", D_STACK, "chosen", "lines 65–66 give no dimension: a small stack (d = 3) trainable at paper scale "
+                  "within a task", admissible=D_RANGE)
+P_N_STACK = Param("n", N_STACK, "chosen", "lines 65–66 give no prompt length: n = 20", admissible=N_RANGE)
+P_STACK_ARCH = Param("architecture", "residual GLA stack (C8)", "chosen", "the seed names no multi-layer architecture",
+                     admissible=("residual GLA stack (C8)", "any stack of GLA layers"))
+P_STACK_INIT = Param("init_scale", STACK_INIT, "chosen", "the seed gives no initialisation of the stack: i.i.d. "
+                     f"N(0, {STACK_INIT}²) entries, best of {STACK_RESTARTS} by final training loss",
+                     admissible=(0.01, 1.0))
+
+
+def stack_params(config) -> list:
+    """The Params of the multi-layer experiment trained under ``config`` (the stack fixture's record): γ and λ stated,
+    σ_w² by convention, everything else chosen (C7, C8). (``config['diverged_restarts']`` is a record, not a
+    parameter: the claims report it in ``details``.)"""
+    c = config
+    return [P_GAMMA_DEPTH, P_LAM_MULTI, P_SW2, P_SE2, P_NOISE, P_LAMBDA, P_D_STACK, P_N_STACK, P_STACK_ARCH, P_STACK_INIT,
+            Param("n_train", c["n_train"], "chosen", "the seed gives no training-set size", admissible=(100, 100_000)),
+            Param("optimiser", f"Adam on fresh batches of {c['adam_batch']} (lr {c['adam_lr']}, {c['schedule']}, "
+                  f"{c['adam_steps']} steps) then full-batch Armijo GD ({c['gd_steps']} steps)", "chosen",
+                  "the seed gives no training protocol (C8)",
+                  admissible=("Adam then Armijo GD (C8)", "any optimiser that reaches a minimum of the training loss"))]
+
+
+def flow_params(init: str) -> list:
+    """The Params of a single-layer gradient flow at the multi-layer experiment's sizes (C9): dynamics by convention,
+    the initialisation chosen."""
+    return [P_GAMMA_DEPTH, P_SW2, P_SE2, P_NOISE, P_LAMBDA, P_D_STACK, P_N_STACK,
+            Param("dynamics", "gradient flow of the population loss", "convention", "C9"),
+            Param("initialisation", init, "chosen", "the seed gives no initialisation (C9)",
+                  admissible=("structured (Assumption 1)", "i.i.d. Gaussian, any scale"))]
+
+
 def gamma_param(values) -> Param:
     """The Param of a γ or a γ grid: stated when the seed names every value (:data:`STATED_GAMMAS`), else chosen."""
     vals = tuple(float(v) for v in (values if isinstance(values, (list, tuple)) else (values,)))
