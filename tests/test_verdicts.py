@@ -360,3 +360,23 @@ def test_sample_size_plans_reach_their_power():
     assert never["n"] is None and "never" in never["note"]
     with pytest.raises(ValueError, match="rule must be one of"):
         plan("identity", Estimate(1.0, 0.1, 5, 4), margin=0.1)
+
+
+def test_extreme_t_tails_and_a_claim_that_raised_still_follow_the_schema():
+    """p-values far below the double range are computed on the log scale (exact incomplete-beta identity), a zero
+    spread gives no log value, and the sub-claims a claim yielded before raising are adjusted like the others."""
+    import math
+
+    from theorycheck.report import results_document
+    from theorycheck.verdicts.rules.common import log10_sf
+    from theorycheck.verdicts.schema import validate_results
+    assert abs(log10_sf(3000.0, 1e5) + 97954.9663) < 1e-3 and log10_sf(math.inf, 5) == -math.inf
+    s = rules.superiority("a < b", Estimate(-1.0, 1e-6, 100_000, 99_999), margin=0.0)
+    assert s.p_value["against"] == 0.0 and s.details["log10_p"]["against"] < -1000
+    c = Claim(id="t-raised", paper="t", lines=(1, 1), title="Raised", statement="s", quote="q",
+              subclaims=[rules.superiority("a < b", Estimate(1.0, 0.1, 50, 49), margin=0.0)], error="Traceback …")
+    led = Ledger("t", "t", "t", mode="quick", seed=1)
+    led.add(c)
+    finalize(led)
+    assert c.subclaims[0].p_adjusted is not None
+    validate_results(results_document({"t": led}))

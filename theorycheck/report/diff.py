@@ -38,7 +38,7 @@ def load_any(path) -> dict:
             led = Ledger(k, v["paper"], v["title"], mode=v.get("parameters", {}).get("mode", "quick"))
             for c in v["claims"]:
                 led.claims.append(Claim(id=c["id"], paper=c["paper"], lines=tuple(c["lines"]),
-                                        statement=c.get("paraphrase", c["id"]), title=c.get("title", ""),
+                                        statement=c.get("paraphrase", c["id"]), title=c.get("title") or c["id"],
                                         verdict=c["verdict"], reason=c.get("summary", "")))
             out[k] = led
         return out

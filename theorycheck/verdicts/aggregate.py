@@ -201,8 +201,10 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
 # --------------------------------------------------------------------------- finalize
 def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SELF_CHECK_ALPHA) -> Ledger:
     """Adjust, decide, explain and aggregate every claim of ``ledger`` (in place); return it."""
-    stat = [s for c in ledger.claims if not c.error for s in c.subclaims if s.statistical]
-    gaps = [t for c in ledger.claims if not c.error for s in c.subclaims for t in s.trivial if t["t"] is not None]
+    # every tested hypothesis is in the family, also those yielded by a claim that later raised (its verdict is
+    # withheld; counting them only makes the adjustment stricter, and every sub-claim gets its adjusted p)
+    stat = [s for c in ledger.claims for s in c.subclaims if s.statistical]
+    gaps = [t for c in ledger.claims for s in c.subclaims for t in s.trivial if t["t"] is not None]
     adj = holm([s.p_value[k] for s in stat for k in ("for", "against")] + [t["p"] for t in gaps])
     for i, s in enumerate(stat):
         s.p_adjusted = {"for": adj[2 * i], "against": adj[2 * i + 1]}

@@ -54,9 +54,16 @@ def log10_sf(t: float, df) -> float:
     v = float(stats.t.logsf(t, df) if df else stats.norm.logsf(t)) / math.log(10)
     if math.isfinite(v) or not df or t <= 0:
         return v
+    if math.isinf(t):
+        return -math.inf
     import mpmath  # heavy: only for Student-t tails beyond the double range
+    # I_x(a, b) = x^a (1-x)^b / (a B(a, b)) 2F1(a+b, 1; a+1; x) (DLMF 8.17.8), on the log scale: exact, and the
+    # series converges fast for the small x = ν/(ν+t²) met here (mpmath's betainc can fail to converge there)
+    a, b = mpmath.mpf(df) / 2, mpmath.mpf(1) / 2
     x = mpmath.mpf(df) / (mpmath.mpf(df) + mpmath.mpf(t) ** 2)
-    return float(mpmath.log10(mpmath.betainc(mpmath.mpf(df) / 2, mpmath.mpf(1) / 2, 0, x, regularized=True) / 2))
+    log_i = (a * mpmath.log(x) + b * mpmath.log1p(-x) - mpmath.log(a) - mpmath.loggamma(a) - mpmath.loggamma(b)
+             + mpmath.loggamma(a + b) + mpmath.log(mpmath.hyp2f1(a + b, 1, a + 1, x)))
+    return float((log_i - mpmath.log(2)) / mpmath.log(10))
 
 
 def log10_cdf(t: float, df) -> float:
@@ -210,6 +217,7 @@ def statistical_subclaim(statement, rule, est: Estimate, p_for, p_against, *, ta
                   statistic=statistic, statistic_name=statistic_name, ci=ci95(est), ci_level=0.95,
                   p_value={"for": float(p_for), "against": float(p_against)}, **c)
     logs = {k: float(f()) for k, f in (log10 or {}).items() if sc.p_value[k] == 0.0}
+    logs = {k: v for k, v in logs.items() if math.isfinite(v)}        # t = ±inf (zero spread): printed "< 1e−300"
     if logs:
         sc.details["log10_p"] = logs
     return sc
