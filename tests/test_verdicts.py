@@ -199,7 +199,7 @@ def test_finalize_adjusts_and_decides():
 def test_chosen_parameters_cannot_refute():
     s = rules.reproduction("LMS = 0.264", Estimate(0.30, 0.001, 10_000, 9_999), "0.264", chosen={"mu": 0.01})
     t = rules.reproduction("LMS = 0.264", Estimate(0.30, 0.001, 10_000, 9_999), "0.264")
-    _finalize(_claim(s), _claim(t).__class__(id="t2", paper="t", lines=(2, 2), statement="s", subclaims=[t]))
+    _finalize(_claim(s), _claim(t).__class__(id="t2", paper="t", lines=(2, 2), title="T2", statement="s", subclaims=[t]))
     assert s.verdict == NOT_REPRODUCED and "cannot refute" in s.reason and "mu = 0.01" in s.reason
     assert t.verdict == REFUTED
 
