@@ -135,3 +135,12 @@ def test_a_check_document_that_does_not_compile_leaves_formulas_unchecked_and_sa
     tex = latex_report(_tiny_ledger(), {}, check)
     assert "the check document did not compile (TeX: ! LaTeX Error: File CJKutf8.sty not found.)" in tex
     assert r"\tcsource{" not in tex
+
+
+def test_a_quote_cut_inside_a_formula_stays_prose():
+    """A generated sentence that quotes a clause cut short ("…") inside ``$$ \\boxed{…`` has no formula there: its
+    braces do not balance, so it is escaped as text instead of opening math that never closes."""
+    parts = split_math("clause c5 ``$$ \\boxed{ e_{a}(C_{b},C…” inconclusive; clause c6 “x $$” done")
+    assert not [p for p in parts if isinstance(p, Formula)]
+    assert [p.body for p in split_math("ok $$ \\boxed{a} $$ and $x_{1}$") if isinstance(p, Formula)] == \
+        [" \\boxed{a} ", "x_{1}"]

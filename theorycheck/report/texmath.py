@@ -99,18 +99,31 @@ def _closing_dollar(text: str, start: int) -> int:
 
 
 def _math_at(text: str, k: int):
-    """``(body, display, end)`` when a formula starts at ``text[k]``, else None."""
+    """``(body, display, end)`` when a formula starts at ``text[k]``, else None. A body whose groups (``{…}``,
+    ``\\begin…\\end``) do not balance is not a formula (e.g. a quote cut short with "…" inside a generated
+    sentence): it stays prose."""
+    found = None
     if text.startswith(("\\(", "\\["), k):
         close = "\\)" if text[k + 1] == "(" else "\\]"
         j = text.find(close, k + 2)
-        return (text[k + 2:j], close == "\\]", j + 2) if j > k + 2 else None
-    if text.startswith("$$", k):
+        found = (text[k + 2:j], close == "\\]", j + 2) if j > k + 2 else None
+    elif text.startswith("$$", k):
         j = text.find("$$", k + 2)
-        return (text[k + 2:j], True, j + 2) if j > k + 2 and text[k + 2:j].strip() else None
-    if text[k] == "$":
+        found = (text[k + 2:j], True, j + 2) if j > k + 2 and text[k + 2:j].strip() else None
+    elif text[k] == "$":
         j = _closing_dollar(text, k + 1)
-        return (text[k + 1:j], False, j + 1) if j > 0 else None
-    return None
+        found = (text[k + 1:j], False, j + 1) if j > 0 else None
+    return found if found is not None and _balanced(found[0]) else None
+
+
+def _balanced(body: str) -> bool:
+    """Do the groups of ``body`` open and close in order?"""
+    depth = 0
+    for tok in _TOKEN.findall(body):
+        depth += (tok in _OPEN) - (tok in _CLOSE)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def split_math(text: str, context: str = "text") -> list:

@@ -59,10 +59,16 @@ def log10_sf(t: float, df) -> float:
     import mpmath  # heavy: only for Student-t tails beyond the double range
     # I_x(a, b) = x^a (1-x)^b / (a B(a, b)) 2F1(a+b, 1; a+1; x) (DLMF 8.17.8), on the log scale: exact, and the
     # series converges fast for the small x = ν/(ν+t²) met here (mpmath's betainc can fail to converge there)
+    # (for a huge ν and a moderate t, x is close to 1 and the series may not converge: then the value is not
+    # known beyond "below the double range" and nan is returned; the report prints p < 1e−300)
     a, b = mpmath.mpf(df) / 2, mpmath.mpf(1) / 2
     x = mpmath.mpf(df) / (mpmath.mpf(df) + mpmath.mpf(t) ** 2)
+    try:
+        series = mpmath.hyp2f1(a + b, 1, a + 1, x, maxterms=10 ** 5)
+    except (ValueError, mpmath.libmp.NoConvergence):
+        return math.nan
     log_i = (a * mpmath.log(x) + b * mpmath.log1p(-x) - mpmath.log(a) - mpmath.loggamma(a) - mpmath.loggamma(b)
-             + mpmath.loggamma(a + b) + mpmath.log(mpmath.hyp2f1(a + b, 1, a + 1, x)))
+             + mpmath.loggamma(a + b) + mpmath.log(series))
     return float((log_i - mpmath.log(2)) / mpmath.log(10))
 
 
