@@ -200,3 +200,33 @@ def test_diff_reads_the_previous_schema_and_follows_renames(tmp_path):
     d = diff(tmp_path, {"demo": new})
     kinds = {(r[1], r[2]) for r in d.rows}
     assert ("claim renamed or split", "004-old → 004-demo") in kinds and ("claim added", "004-under") in kinds
+
+
+def test_a_failed_compile_leaves_no_stale_pdf(tmp_path, monkeypatch):
+    """A PDF of an older source must not stand for the current one: the unchanged-source shortcut trusts a PDF only
+    if it is newer than its source, and a failed compile removes the old PDF."""
+    import theorycheck.report as report
+    write_reports({"demo": _ledger()}, tmp_path, pdf=False)
+    pdf = tmp_path / "demo.pdf"
+    pdf.write_bytes(b"%PDF-1.5 stale")
+    os.utime(pdf, (0, 0))                                    # older than demo.tex
+    monkeypatch.setattr(report, "compile_pdf", lambda tex: (False, "! Undefined control sequence."))
+    status = write_reports({"demo": _ledger()}, tmp_path, pdf=True)
+    assert status["demo"]["pdf"] is False and not pdf.exists()
+
+
+def test_generated_sentences_typeset_quoted_seed_formulas():
+    """A clause quoted in our own sentences (clause table, findings, letter) is set as mathematics like the seed
+    text, and a quote cut short never cuts a formula in half."""
+    from theorycheck.report.texmath import prose_tex
+    from theorycheck.verdicts.text import shorten
+
+    class Fits:
+        def verdict(self, f):
+            from theorycheck.report.texcheck import Verdict
+            return Verdict(True, "fits")
+    tex = prose_tex(r"clause c2 “在 \(\rho(A)\le1\) 下” refuted: 1 of 1", Fits())
+    assert r"\(\rho(A)\le1\)" in tex and "textbackslash" not in tex
+    cut = shorten(r"由此得 $$\boxed{W^\star = \frac{\mathbb{E}[y_1 y_2]}{\mathbb{E}[y_1^2]}}$$ 其中" + "很长" * 40, 30)
+    assert cut.count("$$") == 2 and cut.endswith("…")
+    assert "\\textbackslash" not in prose_tex(cut, Fits())

@@ -52,7 +52,7 @@ def _tname(value) -> str:
 def _fmt(x):
     if x is None:
         return "inf"
-    if isinstance(x, float) and x.is_integer():
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:   # 2.0 -> "2"; 1e16 stays "1e+16"
         return str(int(x))
     return repr(x) if isinstance(x, str) else str(x)
 

@@ -83,10 +83,12 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
         pdf_path = out / f"{key}.pdf"
         if not pdf:
             status[key] = {"pdf": None, "log": ""}
-        elif not changed and pdf_path.exists():
+        elif not changed and pdf_path.exists() and pdf_path.stat().st_mtime >= tex.stat().st_mtime:
             status[key] = {"pdf": True, "log": "unchanged"}
         else:
             ok, log = compile_pdf(tex)
+            if not ok:                  # a PDF of another source must not stand for this one
+                pdf_path.unlink(missing_ok=True)
             status[key] = {"pdf": ok, "log": "" if ok else log}
     extra = [e for e in EXTRA_REPORTS if (out / e).exists()]
     write_if_changed(out / "index.md", markdown_index(merged, out, RULES, extra))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ..claims import CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED
-from ..verdicts.text import fmt
+from ..verdicts.text import fmt, shorten
 from .common import BADGE
 
 __all__ = ["letter", "letter_points", "collapse"]
@@ -74,7 +74,7 @@ def _numbers(s) -> str:
             return f"on the exact curve the minimum is at x = {fmt(d['x_argmin'])}, the maximum at x = {fmt(d['x_argmax'])}"
         return f"shape {d.get('shape')} ({s.statistic_name} = {fmt(s.statistic)})"
     if s.estimate is None:
-        return s.reason.split(" → ")[0][:240]
+        return shorten(s.reason.split(" → ")[0], 240)
     ci = "" if not s.ci or s.ci[0] == s.ci[1] else f" (95 % CI [{fmt(s.ci[0])}, {fmt(s.ci[1])}])"
     vs = "" if target is None else f" vs {'stated' if d.get('stated') else 'exact/target'} {target}"
     return f"estimate {fmt(s.estimate)}{ci}{vs}"
@@ -94,8 +94,8 @@ def _point(c, kind: str) -> str:
     worst = bad[0]
     extent = ""
     if c.verdict == REFUTED and any(s.extent for s in bad):
-        extent = " Extent: " + "; ".join(f"{k} = {v}" for s in bad for k, v in (s.extent or {}).items()
-                                         if k not in ("searched", "holds_throughout"))[:300] + "."
+        extent = " Extent: " + shorten("; ".join(f"{k} = {v}" for s in bad for k, v in (s.extent or {}).items()
+                                                 if k not in ("searched", "holds_throughout")), 300) + "."
     return (f"{says} Instead ({BADGE[c.verdict]}): {found}. Decisive numbers: {_numbers(worst)}"
             + (f" [{worst.scope}]" if worst.scope else "") + f".{extent}")
 

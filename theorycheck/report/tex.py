@@ -249,12 +249,12 @@ def _scripts(seg: str) -> str:
     return "".join(out)
 
 
-def tex_text(text: str) -> str:
-    """Our prose to LaTeX: ``$...$`` is math, `code` and dotted paths (``a.b.c``) are monospace, **bold**,
-    scripts become math."""
+def tex_text(text: str, math: bool = True) -> str:
+    """Our prose to LaTeX: ``$...$`` is math (with ``math=False`` a dollar is a dollar sign: the caller has set the
+    formulas already), `code` and dotted paths (``a.b.c``) are monospace, **bold**, scripts become math."""
     res = []
-    for part in _MATH.split(str(text)):
-        if part.startswith("$") and part.endswith("$") and len(part) > 2:
+    for part in (_MATH.split(str(text)) if math else [str(text)]):
+        if math and part.startswith("$") and part.endswith("$") and len(part) > 2:
             res.append(part)
             continue
         for piece in _CODE.split(part):

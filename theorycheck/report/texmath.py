@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .tex import math_unicode, tex_escape
+from .tex import math_unicode, tex_escape, tex_text
 
-__all__ = ["Formula", "split_math", "formulas_in", "breakable", "seed_tex", "formula_tex", "source_tex", "PREAMBLE",
+__all__ = ["Formula", "split_math", "formulas_in", "breakable", "seed_tex", "prose_tex", "formula_tex", "source_tex", "PREAMBLE",
            "CONTEXTS", "SOURCE_NOTE"]
 
 #: Where a formula is set: its wrapper in the report (and in the check document, so both see the same width).
@@ -281,4 +281,21 @@ def seed_tex(text: str, check, context: str = "text") -> str:
     r"""Quoted seed text as LaTeX: prose escaped, each formula set by ``check.verdict`` (a
     :class:`~theorycheck.report.texcheck.FormulaCheck`)."""
     return "".join(tex_escape(p) if isinstance(p, str) else formula_tex(p, check.verdict(p))
+                   for p in split_math(text, context))
+
+
+def prose_tex(text: str, check, context: str = "text") -> str:
+    r"""Our generated prose as LaTeX — findings, reasons, letter points, clause quotes — where it may quote seed text:
+    each formula (``$…$``, ``$$…$$``, ``\(…\)``, ``\[…\]``) set by ``check.verdict`` like the seed's own (so a
+    quoted formula is mathematics, or its source with the note when it does not compile), the prose between them by
+    :func:`~theorycheck.report.tex.tex_text` (code, bold, scripts; a stray ``$`` is a dollar sign).
+
+    >>> class Fits:
+    ...     def verdict(self, f):
+    ...         from theorycheck.report.texcheck import Verdict
+    ...         return Verdict(True, "fits")
+    >>> prose_tex(r"clause c1 «令 \(x_i\) 为 $5 和 $6» refuted", Fits())
+    'clause c1 \\guillemotleft{}令 \\(x_i\\) 为 \\$5 和 \\$6\\guillemotright{} refuted'
+    """
+    return "".join(tex_text(p, math=False) if isinstance(p, str) else formula_tex(p, check.verdict(p))
                    for p in split_math(text, context))

@@ -9,8 +9,40 @@ explain` and each rule's own ``explain``); this module only formats them.
 from __future__ import annotations
 
 import math
+import re
 
-__all__ = ["fmt", "estimate_text", "p_text", "p_value_text", "chosen_text", "value_comparison_text"]
+__all__ = ["fmt", "shorten", "estimate_text", "p_text", "p_value_text", "chosen_text", "value_comparison_text"]
+
+
+#: A formula of quoted seed text: ``$$…$$``, ``\\[…\\]``, ``\\(…\\)`` or ``$…$`` (an escaped ``\\$`` is no delimiter).
+_FORMULA = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)|(?<!\\)\$[^$]+?(?<!\\)\$", re.S)
+#: How far past the limit a formula may run to be kept whole (longer ones are dropped from the cut text).
+_SLACK = 60
+
+
+def shorten(text: str, limit: int = 70) -> str:
+    r"""``text`` on one line, cut to about ``limit`` characters with "…" — never inside a formula: a formula the
+    cut would split is kept whole when it ends within ``_SLACK`` characters of the limit, else the cut falls before
+    it (a quoted clause is typeset as mathematics in the reports; half a formula is not mathematics).
+
+    >>> shorten("short")
+    'short'
+    >>> shorten("令 $x_i$ 为输入，则 $$\\boxed{y = \\sum_{i=1}^{n} x_i}$$ 成立", limit=20)
+    '令 $x_i$ 为输入，则 $$\\boxed{y = \\sum_{i=1}^{n} x_i}$$…'
+    >>> shorten("令 $x_i$ 为输入，则 $$" + "a+" * 60 + "b$$ 成立", limit=20)
+    '令 $x_i$ 为输入，则…'
+    """
+    t = " ".join(str(text).split())
+    if len(t) <= limit:
+        return t
+    cut = limit - 1
+    for m in _FORMULA.finditer(t):
+        if m.start() < cut < m.end():
+            cut = m.end() if m.end() <= limit + _SLACK else m.start()
+            break
+    if cut >= len(t):
+        return t
+    return t[:cut].rstrip() + "…"
 
 
 def fmt(x, digits: int = 4) -> str:

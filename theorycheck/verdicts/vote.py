@@ -25,6 +25,7 @@ clause has one implicit clause — its whole fragment — tested by all its sub-
 from __future__ import annotations
 
 from ..claims import CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED
+from .text import shorten
 
 __all__ = ["PRECEDENCE", "conjunction", "reading_statuses", "vote", "vote_clauses"]
 
@@ -138,9 +139,6 @@ def vote_clauses(claim) -> tuple[str, str]:
     if verdict == CONFIRMED:
         return verdict, f"every asserted clause ({len(asserted)}) confirmed by its sub-claims."
     bad = [cl for cl in asserted if cl["verdict"] == verdict]
-    return verdict, "; ".join(f"clause {cl['id']} “{_short(cl['text'])}” {verdict}: {cl['reason']}" for cl in bad) + "."
+    return verdict, "; ".join(f"clause {cl['id']} “{shorten(cl['text'])}” {verdict}: {cl['reason']}" for cl in bad) + "."
 
 
-def _short(text: str, limit: int = 70) -> str:
-    t = " ".join(text.split())
-    return t if len(t) <= limit else t[:limit - 1] + "…"

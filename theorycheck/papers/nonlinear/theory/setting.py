@@ -17,7 +17,7 @@ label-noise variance :math:`\rho` (a *variance*) and the ridge :math:`\lambda` o
 >>> setting(2.0, 2.0, 2.0, -1.0)
 Traceback (most recent call last):
 ...
-ValueError: rho must be in [0, 1e+16], got -1.0
+ValueError: rho must be in [0, 1e+16], got -1
 """
 from __future__ import annotations
 
