@@ -487,7 +487,7 @@ def test_bad_input_new_helpers(call, match):
 @pytest.fixture(scope="module")
 def quick_ledger():
     from theorycheck.run import run_papers
-    out = run_papers(["gla"], "quick", 20261129, jobs=1)
+    out = run_papers(["gla"], "quick", 20261129, jobs=2)
     return out
 
 

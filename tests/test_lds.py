@@ -502,7 +502,7 @@ QUICK_SEED = 20261129
 @pytest.fixture(scope="module")
 def quick_run():
     from theorycheck.run import run_papers
-    return run_papers(["lds"], "quick", QUICK_SEED, jobs=1)
+    return run_papers(["lds"], "quick", QUICK_SEED, jobs=2)
 
 
 def test_paper_validates_and_lists_every_claim():
@@ -577,7 +577,7 @@ def test_revisions_recorded(quick_run):
 def test_all_mutants_caught():
     """Every mutant of paper 001 changes a listed claim's verdict or trips a self-check at quick sizes."""
     from theorycheck.selftest import run_paper_mutants
-    out = run_paper_mutants("lds")
+    out = run_paper_mutants("lds", jobs=2)
     assert not out["clean_problems"], out["clean_problems"]
     assert out["total"] >= 17 and out["caught"] == out["total"], [m for m in out["mutants"] if not m["caught"]]
 

@@ -31,7 +31,7 @@ NEW = {"004-result1-asymptotic-only", "004-fig1-overlay", "004-fig2-overlay"}
 
 @pytest.fixture(scope="module")
 def quick():
-    return run_papers(["nonlinear"], "quick", 20261129, jobs=1)
+    return run_papers(["nonlinear"], "quick", 20261129, jobs=2)
 
 
 def test_paper_validates():

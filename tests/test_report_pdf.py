@@ -59,6 +59,7 @@ def _assert_reader_sees_math(pdf: Path, claim_ids) -> None:
     r = _inspect(pdf)
     assert r.raw_tex == [], f"raw TeX in {pdf.name}: {r.raw_tex[:10]}"
     assert r.near_edge == [], f"text at the right edge of {pdf.name}: {r.near_edge[:10]}"
+    assert r.misencoded == [], f"Latin text that extracts as Chinese in {pdf.name}: {r.misencoded[:5]}"
     flat = re.sub(r"\s+", "", r.text)
     assert [c for c in claim_ids if c not in flat] == []
     assert r.fallback_notes == _stated_fallbacks(r.text)

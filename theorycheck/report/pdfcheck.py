@@ -8,6 +8,9 @@ r"""What a reader of a report's PDF sees: raw TeX left in the text, text at the 
 - ``fallback_tex``: the same occurrences inside the fallback font, and ``fallback_notes``: how many
   formulas the PDF marks as shown as TeX source (:data:`~theorycheck.report.texmath.SOURCE_NOTE`);
 - ``near_edge``: text spans ending within ``margin`` points of the page's right edge, or beyond it;
+- ``misencoded``: text spans set in a Latin font whose extracted text holds Chinese characters — the text a reader
+  copies or searches is not the text printed (pdfTeX attached a Chinese ToUnicode map to a Latin font; see
+  :data:`~theorycheck.report.texmath.PREAMBLE`);
 - ``text``: the whole text, page after page (for looking up claim ids).
 
 Measured with it on the committed reports of e2360a4 (``gla.pdf`` / ``lds.pdf`` / ``nonlinear.pdf``), before
@@ -28,6 +31,10 @@ __all__ = ["RAW_TEX", "PdfInspection", "inspect_pdf", "is_fallback_font"]
 RAW_TEX = re.compile(r"\$\$|\\(?:mathrm|lambda|gamma|frac|sum|mathbb|top|sigma|boldsymbol|tilde)(?![A-Za-z])")
 
 
+#: A Chinese character (CJK unified ideographs and extension A): set only in the ``gbsn`` fonts.
+_CHINESE = re.compile(r"[\u3400-\u9fff]")
+
+
 def is_fallback_font(name: str) -> bool:
     """The font of a formula shown as source: Latin Modern typewriter, italic (``LMMono10-Italic``, …)."""
     return "Mono" in name and ("Italic" in name or "Oblique" in name)
@@ -41,6 +48,7 @@ class PdfInspection:
     fallback_tex: list = field(default_factory=list)
     fallback_notes: int = 0
     near_edge: list = field(default_factory=list)
+    misencoded: list = field(default_factory=list)
     text: str = ""
 
 
@@ -68,5 +76,7 @@ def _inspect_span(out: PdfInspection, page: int, span: dict, edge: float) -> Non
         return
     tokens = [(page, t) for t in RAW_TEX.findall(text)]
     (out.fallback_tex if is_fallback_font(span["font"]) else out.raw_tex).extend(tokens)
+    if not span["font"].startswith("gbsn") and _CHINESE.search(text):
+        out.misencoded.append((page, text))
     if span["bbox"][2] > edge:
         out.near_edge.append((page, text))

@@ -42,6 +42,11 @@ PREAMBLE = (
     r"\usepackage[T1]{fontenc}",
     r"\usepackage{lmodern,amsmath,amssymb,bm,graphicx,array,longtable,booktabs,xcolor,caption,CJKutf8}",
     r"\usepackage[hidelinks]{hyperref}",
+    # CJKutf8 attaches the ToUnicode map of each Chinese plane to the font just defined — also when the plane is
+    # still set while a Latin font is picked up (a size change after Chinese text): the Latin font's text then
+    # extracts as Chinese. Attach it only to Chinese fonts (encoding C70).
+    r"\makeatletter\AtBeginDocument{\ifdefined\CJK@addcmap\let\tc@addcmap\CJK@addcmap\def\tc@cjkenc{C70}"
+    r"\def\CJK@addcmap#1{\edef\tc@enc{\f@encoding}\ifx\tc@enc\tc@cjkenc\tc@addcmap{#1}\fi}\fi}\makeatother",
     r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
     r"\tolerance=1000\emergencystretch=3em",
     r"\pdftrailerid{}",
@@ -297,5 +302,16 @@ def prose_tex(text: str, check, context: str = "text") -> str:
     >>> prose_tex(r"clause c1 «令 \(x_i\) 为 $5 和 $6» refuted", Fits())
     'clause c1 \\guillemotleft{}令 \\(x_i\\) 为 \\$5 和 \\$6\\guillemotright{} refuted'
     """
-    return "".join(tex_text(p, math=False) if isinstance(p, str) else formula_tex(p, check.verdict(p))
+    return "".join(tex_text(p, math=False) if isinstance(p, str) else _quoted_tex(p, check.verdict(p))
                    for p in split_math(text, context))
+
+
+def _quoted_tex(f: Formula, verdict) -> str:
+    r"""A formula quoted inside our sentences (table cells, list items): always in the line — a display formula as
+    ``\(\displaystyle …\)`` with the break points of :func:`breakable`, scaled to the line only when TeX cannot break
+    it (a quote inside a sentence stays in the sentence)."""
+    if verdict.compiles is False or not f.display:
+        return formula_tex(f, verdict)
+    if verdict.fit == "scaled":
+        return r"\resizebox{\linewidth}{!}{\(\displaystyle " + f.tex + r"\)}"
+    return r"\(\displaystyle " + breakable(f.tex) + r"\)"
