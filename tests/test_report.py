@@ -230,3 +230,16 @@ def test_generated_sentences_typeset_quoted_seed_formulas():
     cut = shorten(r"由此得 $$\boxed{W^\star = \frac{\mathbb{E}[y_1 y_2]}{\mathbb{E}[y_1^2]}}$$ 其中" + "很长" * 40, 30)
     assert cut.count("$$") == 2 and cut.endswith("…")
     assert "\\textbackslash" not in prose_tex(cut, Fits())
+
+
+def test_letter_collapses_by_settings_and_keeps_the_head_whole():
+    """Sub-claims that differ only by their settings collapse into one sentence; parentheses inside the statement stay
+    in it ("ξ increases on (0, γ)" is not a setting); leading labels "(a) " and "s = 2: " are settings too."""
+    from theorycheck.report.letter import collapse
+    assert collapse([f"ξ increases on (0, γ) (γ = {g})" for g in (0.5, 0.8)]) == \
+        "ξ increases on (0, γ) — at all 2 settings, γ ∈ {0.5, 0.8}"
+    assert collapse([f"s = {s}: PCG iterate ∈ span (relative residual 0)" for s in (2, 3)]) == \
+        "PCG iterate ∈ span (relative residual 0) — at all 2 settings, s ∈ {2, 3}"
+    assert collapse([f"({x}) mean cos(p, mode) exceeds 0.42" for x in "ab"]) == \
+        "mean cos(p, mode) exceeds 0.42 — at all 2 settings, (a), (b)"
+    assert collapse(["x grows (γ = 0.5)", "y falls (γ = 0.8)"]) == "x grows (γ = 0.5); y falls (γ = 0.8)"

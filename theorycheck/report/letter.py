@@ -32,11 +32,33 @@ __all__ = ["letter", "letter_points", "collapse"]
 
 _BAD = (REFUTED, INCONSISTENT, NOT_REPRODUCED)
 _SETTING = re.compile(r"([^\s(),;=]+(?:\s[^\s(),;=]+)?)\s*=\s*([-+−]?\d[\d.]*(?:e[-+]?\d+)?)")
+#: A leading setting of a statement: "(a) " (a setting's label) or "s = 2: " (a parameter).
+_LEAD = re.compile(r"^(?:\(([a-z])\)\s+|([^\s(),;:=]+\s*=\s*[-+−]?\d[\d.]*(?:e[-+]?\d+)?):\s+)")
+#: At most this many groups of sub-claims are named in one point (the claim's section lists them all).
+_GROUPS = 3
 _NUMBER = re.compile(r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?")
 
 
+def _split(statement: str) -> tuple[str, str]:
+    """``(head, settings)``: a statement's trailing parenthesised group is its settings (``… (γ = 0.5, σ² = 0.01)``);
+    a statement without one is all head. Parentheses inside the head (``ξ increases on (0, γ)``) stay in the head."""
+    s = statement.rstrip()
+    lead = _LEAD.match(s)
+    prefix = ""
+    if lead:                                     # "(a) AR(2): …", "s = 2: …": a leading setting
+        prefix, s = lead.group(1) or lead.group(2), s[lead.end():]
+    if not s.endswith(")"):
+        return s, prefix
+    depth = 0
+    for k in range(len(s) - 1, -1, -1):
+        depth += (s[k] == ")") - (s[k] == "(")
+        if depth == 0:
+            return s[:k].rstrip(), ", ".join(x for x in (prefix, s[k + 1:-1]) if x)
+    return s, prefix
+
+
 def _head(statement: str) -> str:
-    return re.split(r"\s*\(", statement, maxsplit=1)[0].strip()
+    return _split(statement)[0]
 
 
 def collapse(statements: list[str]) -> str:
@@ -50,16 +72,23 @@ def collapse(statements: list[str]) -> str:
     if len(heads) != 1:
         return "; ".join(statements)
     values: dict = {}
+    rest = []                                    # per statement: its settings that are not "name = number"
     for s in statements:
-        for name, v in _SETTING.findall(s):
+        sett = _split(s)[1]
+        for name, v in _SETTING.findall(sett):
             values.setdefault(name.strip(), [])
             if v not in values[name.strip()]:
                 values[name.strip()].append(v)
+        parts = [re.sub(r"\s+", " ", x).strip(" ()") for x in re.sub(_SETTING, "", sett).split(",")]
+        rest.append([x for x in parts if x and x != "="])
     varying = [f"{k} ∈ {{{', '.join(v)}}}" for k, v in values.items() if len(v) > 1]
-    others = {re.sub(_SETTING, "", s[len(_head(s)):]).strip(" ()") for s in statements}
-    others = sorted(o for o in {re.sub(r"\s*,\s*(,\s*)+", ", ", x).strip(" ,;") for x in others} if o)
-    parts = varying + ([f"and {'; '.join(others)}"] if others and len(others) > 1 else [])
-    return f"{heads.pop()} — at all {len(statements)} settings" + (", " + ", ".join(parts) if parts else "")
+    common = [x for x in rest[0] if all(x in r for r in rest)]
+    labels = sorted({x for r in rest for x in r if re.fullmatch(r"[a-z]", x)})
+    others = sorted({"; ".join(x for x in r if x not in common and x not in labels) for r in rest} - {""})
+    parts = varying + ([', '.join(f'({x})' for x in labels)] if len(labels) > 1 else [])
+    parts += [f"and {'; '.join(others)}"] if len(others) > 1 else []
+    head = heads.pop() + (f" ({', '.join(common)})" if common else "")
+    return f"{head} — at all {len(statements)} settings" + (", " + ", ".join(parts) if parts else "")
 
 
 def _numbers(s) -> str:
@@ -70,14 +99,31 @@ def _numbers(s) -> str:
     if s.rule == "consistency":
         return f"{d.get('a_label', 'one')} = {fmt(s.estimate)} vs {d.get('b_label', 'other')} = {fmt(s.target)}"
     if s.rule == "shape":
+        capped = f"; {d['capped']}" if d.get("capped") else ""
         if "x_argmin" in d:
-            return f"on the exact curve the minimum is at x = {fmt(d['x_argmin'])}, the maximum at x = {fmt(d['x_argmax'])}"
-        return f"shape {d.get('shape')} ({s.statistic_name} = {fmt(s.statistic)})"
+            return (f"on the exact curve the minimum is at x = {fmt(d['x_argmin'])}, the maximum at x = "
+                    f"{fmt(d['x_argmax'])}{capped}")
+        if d.get("x_optimum") is not None:
+            best = "smallest" if d.get("shape") in ("interior-minimum", "decreasing") else "largest"
+            return (f"{d.get('shape')}: the {best} value {fmt(s.estimate)} is at x = {fmt(d['x_optimum'])} "
+                    f"({s.statistic_name} = {fmt(s.statistic)}){capped}")
+        return f"shape {d.get('shape')} ({s.statistic_name} = {fmt(s.statistic)}){capped}"
     if s.estimate is None:
-        return shorten(s.reason.split(" → ")[0], 240)
+        return shorten(re.split(r"\s*\[scope:", s.reason.split(" → ")[0])[0], 240)
     ci = "" if not s.ci or s.ci[0] == s.ci[1] else f" (95 % CI [{fmt(s.ci[0])}, {fmt(s.ci[1])}])"
     vs = "" if target is None else f" vs {'stated' if d.get('stated') else 'exact/target'} {target}"
     return f"estimate {fmt(s.estimate)}{ci}{vs}"
+
+
+def _grouped(subs) -> str:
+    """The sub-claims' statements, those differing only by their settings collapsed into one (:func:`collapse`), at
+    most :data:`_GROUPS` of them named."""
+    groups: dict = {}
+    for s in subs:
+        groups.setdefault((_head(s.statement), s.rule), []).append(s)
+    found = [collapse([s.statement for s in g]) for g in groups.values()]
+    return "; ".join(found[:_GROUPS]) + (f"; and {len(found) - _GROUPS} more (see the claim)"
+                                         if len(found) > _GROUPS else "")
 
 
 def _point(c, kind: str) -> str:
@@ -86,18 +132,19 @@ def _point(c, kind: str) -> str:
     says = f"Lines {c.lines[0]}–{c.lines[1]} state: «{c.title}»."
     if kind == "confirmed":
         s = bad[0]
-        return f"{says} Confirmed: {collapse([x.statement for x in bad])}; {_numbers(s)} [{s.scope or c.scope or ''}]."
-    groups: dict = {}
-    for s in bad:
-        groups.setdefault((_head(s.statement), s.rule), []).append(s)
-    found = "; ".join(collapse([s.statement for s in g]) for g in groups.values())
+        numbers, scope = _numbers(s), s.scope or c.scope or ""
+        return f"{says} Confirmed: {_grouped(bad)}; {numbers}" + (
+            f" [{scope}]." if scope and scope not in numbers else ".")
+    found = _grouped(bad)
     worst = bad[0]
     extent = ""
     if c.verdict == REFUTED and any(s.extent for s in bad):
-        extent = " Extent: " + shorten("; ".join(f"{k} = {v}" for s in bad for k, v in (s.extent or {}).items()
-                                                 if k not in ("searched", "holds_throughout")), 300) + "."
-    return (f"{says} Instead ({BADGE[c.verdict]}): {found}. Decisive numbers: {_numbers(worst)}"
-            + (f" [{worst.scope}]" if worst.scope else "") + f".{extent}")
+        items = dict.fromkeys(f"{k} = {v}" for s in bad for k, v in (s.extent or {}).items()
+                              if k not in ("searched", "holds_throughout"))
+        extent = " Extent: " + shorten("; ".join(items), 300) + "."
+    numbers = _numbers(worst)
+    scope = f" [{worst.scope}]" if worst.scope and worst.scope not in numbers else ""
+    return f"{says} Instead ({BADGE[c.verdict]}): {found}. Decisive numbers: {numbers}{scope}.{extent}"
 
 
 def letter_points(led) -> dict:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
+from ..verdicts.text import shorten
 from .common import BADGE, LEGEND, caveat, extra_findings, fmt_setting, md_cell, summary_items
 from .letter import letter, letter_points
 
@@ -296,7 +297,7 @@ def _coverage(ledgers, order) -> list[str]:
         un = cov.get("unassigned") or []
         if un:
             L += ["", f"Unassigned sentences of `{k}` (seed line: text):", ""]
-            L += [f"- line {u['line']}: {md_cell(u['text'][:160])}" for u in un[:200]]
+            L += [f"- line {u['line']}: {md_cell(shorten(u['text'], 160))}" for u in un[:200]]
     return L
 
 
