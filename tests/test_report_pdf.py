@@ -50,7 +50,8 @@ def _inspect(path):
 
 
 def _stated_fallbacks(text: str) -> int:
-    m = re.search(r"(\d+) formula\(s\) shown as TeX source", re.sub(r"\s+", " ", text))
+    # the sentence may be hyphenated or cut by a page break (the page number between its lines)
+    m = re.search(r"(\d+) formula\(s\)(?: \d+)? shown as TeX source", re.sub(r"\s+", " ", re.sub(r"-\n", "", text)))
     assert m, "the report states how many formulas it shows as TeX source"
     return int(m.group(1))
 

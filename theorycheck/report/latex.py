@@ -217,7 +217,7 @@ def _typesetting_tex(led, check, quoted=()) -> list:
     the seed formulas our own sentences quote (clauses, findings, letter points)."""
     found = report_formulas(led)
     known = {f for _, _, f in found}
-    found += [("(our sentences)", "quoted", f) for f in dict.fromkeys(quoted) if f not in known]
+    found += [("(our sentences)", "quoted", f) for f in quoted if f not in known]     # every occurrence, as set
     seed = [f for _, kind, f in found if kind == "seed"]
     if not found:
         return []
@@ -228,7 +228,8 @@ def _typesetting_tex(led, check, quoted=()) -> list:
     n_quoted = len(found) - len(seed) - n_der
     text = (f"The quoted seed text holds {len(seed)} formulas ({len(set(seed))} distinct); with the "
             f"{n_der} derivation lines and the {n_quoted} further formulas our own sentences quote from the seed "
-            "(clauses, findings, letter points), each was compiled on its own (one group each, in one batch "
+            "(clauses, findings, letter points; a clause that cuts a formula quotes a piece of it), each was compiled "
+            "on its own (one group each, in one batch "
             "document) before this report was written. ")
     if all(v.compiles is None for *_, v in verdicts):
         why = next((f"the check document did not compile (TeX: {v.error})" for *_, v in verdicts if v.error),

@@ -302,8 +302,33 @@ def prose_tex(text: str, check, context: str = "text") -> str:
     >>> prose_tex(r"clause c1 «令 \(x_i\) 为 $5 和 $6» refuted", Fits())
     'clause c1 \\guillemotleft{}令 \\(x_i\\) 为 \\$5 和 \\$6\\guillemotright{} refuted'
     """
-    return "".join(tex_text(p, math=False) if isinstance(p, str) else _quoted_tex(p, check.verdict(p))
-                   for p in split_math(text, context))
+    out = []
+    for p in split_math(text, context):
+        for q in (_fragments(p, context) if isinstance(p, str) else [p]):
+            out.append(tex_text(q, math=False) if isinstance(q, str) else _quoted_tex(q, check.verdict(q)))
+    return "".join(out)
+
+
+#: TeX left in prose once the formulas are cut out: a piece of a formula (a clause of the seed that ends or starts
+#: inside one, e.g. ``$$ \boxed{ e = \rho\begin{cases}``). It runs from its first delimiter or command to the next
+#: Chinese character or quotation mark.
+_FRAGMENT = re.compile(r"(?:\$\$|\$(?![\d\s$])|\\[A-Za-z]+|\\[\[(])[^\u3000-\u9fff\uff00-\uffef“”«»]*")
+
+
+def _fragments(prose: str, context: str) -> list:
+    """``prose`` with each piece of a formula it holds as a :class:`Formula` (checked like any other: one that does
+    not compile is shown as its source, with the note, and counted)."""
+    out, last = [], 0
+    for m in _FRAGMENT.finditer(prose):
+        frag = m.group(0).rstrip(" ,;.…")
+        if prose[last:m.start()]:
+            out.append(prose[last:m.start()])
+        body = re.sub(r"^(\$\$|\$|\\\(|\\\[)", "", frag)
+        out.append(Formula(body, False, context, frag))
+        last = m.start() + len(frag)
+    if prose[last:]:
+        out.append(prose[last:])
+    return out
 
 
 def _quoted_tex(f: Formula, verdict) -> str:
