@@ -105,8 +105,8 @@ def _numbers(s) -> str:
                     f"{fmt(d['x_argmax'])}{capped}")
         if d.get("x_optimum") is not None:
             best = "smallest" if d.get("shape") in ("interior-minimum", "decreasing") else "largest"
-            return (f"{d.get('shape')}: the {best} value {fmt(s.estimate)} is at x = {fmt(d['x_optimum'])} "
-                    f"({s.statistic_name} = {fmt(s.statistic)}){capped}")
+            stat = "" if s.statistic_name == "index of the optimum" else f" ({s.statistic_name} = {fmt(s.statistic)})"
+            return f"{d.get('shape')}: the {best} value {fmt(s.estimate)} is at x = {fmt(d['x_optimum'])}{stat}{capped}"
         return f"shape {d.get('shape')} ({s.statistic_name} = {fmt(s.statistic)}){capped}"
     if s.estimate is None:
         return shorten(re.split(r"\s*\[scope:", s.reason.split(" → ")[0])[0], 240)
