@@ -243,3 +243,17 @@ def test_letter_collapses_by_settings_and_keeps_the_head_whole():
     assert collapse([f"({x}) mean cos(p, mode) exceeds 0.42" for x in "ab"]) == \
         "mean cos(p, mode) exceeds 0.42 — at all 2 settings, (a), (b)"
     assert collapse(["x grows (γ = 0.5)", "y falls (γ = 0.8)"]) == "x grows (γ = 0.5); y falls (γ = 0.8)"
+
+
+def test_index_is_rendered_from_the_recorded_results(tmp_path):
+    """The index renders from results.json as recorded (sorted keys), like the paper reports: a refutation's extent
+    written in another key order must not make `report --check` call a fresh index stale."""
+    from theorycheck.report.check import check_reports
+    led = Ledger("demo", "004", "Demo", mode="full", seed=5, seed_file="004_demo.txt")
+    s = rules.identity("x = 1 (γ = 0.5)", 2.0, 1.0)
+    s.extent = {"where": "everywhere searched", "points": 12, "holds_throughout": True}
+    led.add(Claim(id="004-demo", paper="004", lines=(1, 1), title="x is one", statement="x = 1", quote="x = 1",
+                  subclaims=[s], weight="main"))
+    write_reports({"demo": finalize(led)}, tmp_path, pdf=False)
+    assert "Extent:" in (tmp_path / "index.md").read_text()
+    assert not [p for p in check_reports(tmp_path) if "index.md" in p]

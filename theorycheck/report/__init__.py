@@ -64,7 +64,7 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    merged = write_results_json(ledgers, out)
+    write_results_json(ledgers, out)
     # render from the ledgers exactly as results.json records them (tuples become lists, parameters ordered,
     # numbers rounded as recorded), so `report --check` re-renders every file byte for byte
     recorded = load_results(out / "results.json")
@@ -91,5 +91,5 @@ def write_reports(ledgers: dict, out: Path, figures: dict | None = None, pdf: bo
                 pdf_path.unlink(missing_ok=True)
             status[key] = {"pdf": ok, "log": "" if ok else log}
     extra = [e for e in EXTRA_REPORTS if (out / e).exists()]
-    write_if_changed(out / "index.md", markdown_index(merged, out, RULES, extra))
+    write_if_changed(out / "index.md", markdown_index(recorded, out, RULES, extra))     # as recorded, like the rest
     return status
