@@ -316,8 +316,8 @@ def latex_report(led, files: dict | None = None, check: FormulaCheck | None = No
     files = files or {}
     check = check if check is not None else FormulaCheck()
     seen = _Recorder()
-    _body(led, files, seen, [])                      # a dry pass finds the formulas of our own sentences too
-    check.check([f for _, _, f in report_formulas(led)] + seen.formulas)
+    _body(led, files, seen, [])          # a dry pass: every formula the report sets, seed, derivation or quoted
+    check.check(seen.formulas)
     L = list(PREAMBLE) + [r"\begin{document}", r"\begin{CJK}{UTF8}{gbsn}"]
     L += _body(led, files, check, seen.formulas) + [r"\end{CJK}", r"\end{document}"]
     return "\n".join(L) + "\n"

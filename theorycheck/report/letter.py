@@ -31,12 +31,13 @@ from .common import BADGE
 __all__ = ["letter", "letter_points", "collapse"]
 
 _BAD = (REFUTED, INCONSISTENT, NOT_REPRODUCED)
-_SETTING = re.compile(r"([^\s(),;=]+(?:\s[^\s(),;=]+)?)\s*=\s*([-+−]?\d[\d.]*(?:e[-+]?\d+)?)")
+_NUM = r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?"
+#: A setting "name = number" inside a statement's settings.
+_SETTING = re.compile(r"([^\s(),;=]+(?:\s[^\s(),;=]+)?)\s*=\s*(" + _NUM + ")")
 #: A leading setting of a statement: "(a) " (a setting's label) or "s = 2: " (a parameter).
-_LEAD = re.compile(r"^(?:\(([a-z])\)\s+|([^\s(),;:=]+\s*=\s*[-+−]?\d[\d.]*(?:e[-+]?\d+)?):\s+)")
+_LEAD = re.compile(r"^(?:\(([a-z])\)\s+|([^\s(),;:=]+\s*=\s*" + _NUM + r"):\s+)")
 #: At most this many groups of sub-claims are named in one point (the claim's section lists them all).
 _GROUPS = 3
-_NUMBER = re.compile(r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?")
 
 
 def _split(statement: str) -> tuple[str, str]:
