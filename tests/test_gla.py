@@ -631,6 +631,25 @@ def test_reconciliation_recovers_a_planted_setting_and_never_overclaims():
     assert all(r["within"] == (abs(r["residual"]) <= r["tolerance"] and r["precise"]) for r in rec.residuals)
 
 
+def test_a_search_reading_its_filter_bank_is_the_search_without_it():
+    """The filter bank (computed in slices by other tasks) moves no number: same result, same filter-run count."""
+    import pickle
+    from theorycheck.papers.gla import reconciliation as R
+    from theorycheck.reconcile import reconcile
+    free = [p for p in R.FREE if p.name != "d"]
+
+    def search(bank=None):
+        fm = R.FilterModel(runs=20, bank=bank)
+        rec = reconcile(fm, free, R.TARGETS, budget=15, fixed={"d": 20}, seed=4)
+        return pickle.dumps(rec), fm.filter_runs
+    parts = {}
+    for method, n in (("lms", 2), ("rls", 3)):
+        for j in range(n):
+            parts.update(R.FilterModel(runs=20).bank_part(4, method, 20, j, n))
+    assert len(parts) == len(R.MU_GRID) + 2 * len(R.BETA_GRID)      # every grid value once
+    assert search(parts) == search()
+
+
 # ------------------------------------------------------------------ round 2: assumption maps
 def _path(key, mode="quick"):
     from theorycheck import papers

@@ -100,3 +100,58 @@ def test_stress_paths_must_return_a_subclaim_and_reference_declared_assumptions(
     import pytest as _pt
     with _pt.raises(ValueError, match="seed lines"):
         cl.assumption("x", "y", stated=True)
+
+
+def test_a_fixture_selects_the_parameters_of_another_it_reads():
+    """``select``: the task of parameter p depends on, receives and is keyed by only the selected pieces."""
+    from theorycheck.context import RunContext
+    from theorycheck.papers.api import Claims
+    from theorycheck.run.tasks import TaskResult, _inputs
+
+    claims = Claims()
+
+    @claims.fixture(params=[(d, j) for d in (1, 2) for j in range(3)])
+    def bank(ctx, param):
+        return param
+
+    @claims.fixture(params=[1, 2, 3], needs=("bank",), select={"bank": lambda d, q: q[0] == d})
+    def search(ctx, d, bank):
+        return sorted(bank)
+
+    @claims.claim("x-1", lines=1, needs=("search",), title="t", weight="main")
+    def c(ctx, search):
+        """s."""
+
+    class Stub:                                   # what plan() reads of a paper
+        key = "stub"
+
+        def __init__(self, claims):
+            self.claims = claims
+
+        def validate(self):
+            pass
+
+    from theorycheck.run.tasks import plan as task_plan
+    ts = {t.id: t for t in task_plan([Stub(claims)], "quick")}
+    assert ts["stub:fixture:search[1]"].deps == tuple(f"stub:fixture:bank[(1, {j})]" for j in range(3))
+    assert ts["stub:fixture:search[3]"].deps == ()                  # nothing selected: {} (no task to wait for)
+    assert len(ts["stub:claim:x-1"].deps) == 3                      # a claim gets every parameter
+    deps = {i: TaskResult(i, value=((1, j), f"v{j}")) for j in range(3) for i in [f"stub:fixture:bank[(1, {j})]"]}
+    kw = _inputs(Stub(claims), claims.fixtures["search"], 1, deps, RunContext(mode="quick"))
+    assert kw == {"bank": {(1, 0): "v0", (1, 1): "v1", (1, 2): "v2"}}
+    assert _inputs(Stub(claims), claims.fixtures["search"], 3, {}, RunContext(mode="quick")) == {"bank": {}}
+    with pytest.raises(TypeError, match="select must map"):
+        claims.fixture(lambda ctx: 0, name="bad", select={"bank": 3})
+
+
+def test_select_is_validated_by_the_paper(fake_plugin):
+    p = papers.load("fake")
+    p.claims.fixture(lambda ctx, draws: 0, name="sel", params=[1], needs=("draws",), select={"draws": lambda a, b: 1})
+    try:
+        with pytest.raises(ValueError, match="select needs parameters on both sides"):
+            p.validate()
+        p.claims.fixtures["sel"].select = {"other": lambda a, b: 1}
+        with pytest.raises(ValueError, match="selects parameters of 'other', which it does not need"):
+            p.validate()
+    finally:
+        del p.claims.fixtures["sel"]

@@ -421,15 +421,22 @@ def token_matrix(Y, s: int) -> np.ndarray:
     return _token_matrix(check_series(Y, s), s)
 
 
+@memoize("models.attention.token_index", maxsize=256)
+def _token_index(T, s):
+    # read-only and memoised: the positions gathered into the prompt, the same (T, s) at every training step
+    N = T - s
+    idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
+    idx = np.minimum(idx, T - 1)
+    idx.setflags(write=False)
+    return idx
+
+
 def _token_matrix(Y, s):
     # token_matrix for a Y already checked by check_series(Y, s): only the memory guard
     B, T = Y.shape
     check_memory("s", s, 8.0 * B * (s + 1) * T, f"the {B} x {s + 1} x {T} prompts")
-    N = T - s
-    idx = np.arange(N)[None, :] + np.arange(s + 1)[:, None]       # (s+1, N)
-    idx = np.minimum(idx, T - 1)
-    Y0 = Y[:, idx]
-    Y0[:, s, N - 1] = 0.0
+    Y0 = Y[:, _token_index(T, s)]
+    Y0[:, s, T - s - 1] = 0.0
     return Y0
 
 
@@ -502,7 +509,14 @@ def gram_query(Y, s):
     # every caller passes Y = check_series(Y, s) (re-checking it would return it unchanged); s keeps its range check
     Y0 = _token_matrix(Y, check_int("s", s, minimum=1, maximum=10_000))
     Z = Y0[:, :, :-1]
-    G = np.einsum("bin,bjn->bij", Z, Z) / Z.shape[2]
+    B, S, n = Z.shape
+    # G[b, i, j] = z_i·z_j / n, stored batch-innermost like Z (the layout the loss's products were written for). Row i
+    # from its diagonal on, then mirrored: z_j·z_i is the same sum of the same (commuting) products, bit for bit
+    G = np.empty((S, S, B)).transpose(2, 0, 1)
+    for i in range(S):
+        np.einsum("bn,bjn->bj", Z[:, i], Z[:, i:], out=G[:, i, i:])
+        G[:, i + 1:, i] = G[:, i, i + 1:]
+    G /= n
     q = Y0[:, :, -1]
     return G, q
 
@@ -515,15 +529,21 @@ def attention_loss_and_grad(W_QK, W_V, Y):
     other rows of :math:`W_V` have zero gradient. Returns ``(loss, grad_QK, grad_V)``.
     """
     W_QK, W_V, s = check_weights(W_QK, W_V)
-    Y = check_series(Y, s)
+    return _loss_and_grad(W_QK, W_V, check_series(Y, s), s)
+
+
+def _loss_and_grad(W_QK, W_V, Y, s):
+    # attention_loss_and_grad of checked weights (s+1, s+1) and a checked Y (the training loop's route: its Y is a
+    # simulated batch, finite unless the run overflowed, which the final check reports as well)
     G, q = gram_query(Y, s)
     v = W_V[s]
     with np.errstate(over="ignore", invalid="ignore"):
         Wq = q @ W_QK.T                                   # (B, s+1)
         GWq = np.einsum("bij,bj->bi", G, Wq)
         yhat = GWq @ v
-        r = (yhat - Y[:, -1]) / Y.shape[0]
-        loss = 0.5 * float(np.mean((yhat - Y[:, -1]) ** 2))
+        e = yhat - Y[:, -1]
+        r = e / Y.shape[0]
+        loss = 0.5 * float(np.mean(e ** 2))
         Gv = np.einsum("bij,j->bi", G, v)
         gQK = np.einsum("b,bi,bj->ij", r, Gv, q)
         gV = np.zeros_like(W_V)

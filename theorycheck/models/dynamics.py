@@ -112,7 +112,8 @@ def _is_diagonal(A: np.ndarray) -> bool:
     B, d, _ = A.shape
     if d == 1:
         return True
-    return not A.reshape(B, d * d)[:, 1:].reshape(B, d - 1, d + 1)[:, :, :d].any()
+    off = A.reshape(B, d * d)[:, 1:].reshape(B, d - 1, d + 1)[:, :, :d]
+    return not (off[0].any() or off.any())          # the first matrix alone settles a non-diagonal batch
 
 
 def _state_covariances_times_c(A, c, Sw, sigma0, T, diagonal):
@@ -199,29 +200,47 @@ def simulate_lds(systems: LDSBatch, T: int, rng: np.random.Generator) -> np.ndar
     T = _check_T(T)
     if not isinstance(rng, np.random.Generator):
         raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    A, c = systems.A, systems.c
+    A = systems.A
     B, d, _ = A.shape
     check_memory("T", T, 8.0 * B * T * (2 * d + 2), f"the noises of {B} trajectories of length {T}")
-    Sw = systems.Sigma_w
-    X = rng.standard_normal((T, B, d))                     # time-major: X[t] is contiguous
+    return np.ascontiguousarray(_simulate(A, systems.c, _noise_root(systems.Sigma_w), _is_diagonal(A), systems.sigma0,
+                                          systems.sigma_v, T, rng))
+
+
+def _noise_root(Sw: np.ndarray) -> np.ndarray:
+    r"""The factor that turns standard normals into the state noises of covariances ``Sw`` (n, d, d): the (n, d) square
+    roots of the diagonals when every matrix is diagonal (an elementwise scale), else (n, d, d) matrices R with
+    :math:`RR^\top=\Sigma_w`."""
     if _is_diagonal(Sw):
-        X *= np.sqrt(np.maximum(np.einsum("bii->bi", Sw), 0.0))       # = np.clip(·, 0, None)
+        return np.sqrt(np.maximum(np.einsum("bii->bi", Sw), 0.0))       # = np.clip(·, 0, None)
+    return _noise_sqrt(Sw)
+
+
+def _simulate(A, c, root, diagonal, sigma0, sigma_v, T, rng):
+    r""":func:`simulate_lds` of validated arrays (no checks): ``root`` from :func:`_noise_root` of the batch's
+    :math:`\Sigma_w` ((B, d) or (B, d, d)), ``diagonal`` = :func:`_is_diagonal` of ``A``. The (B, T) result is stored
+    time-major (the transpose of a contiguous (T, B) array: the prompts of a training step are gathered from it)."""
+    B, d = c.shape
+    X = rng.standard_normal((T, B, d))                     # time-major: X[t] is contiguous
+    if root.ndim == 2:
+        X *= root
     else:
-        X = np.einsum("bij,tbj->tbi", _noise_sqrt(Sw), X)
-    diag = _is_diagonal(A)
-    a = np.einsum("bii->bi", A) if diag else None
-    x = systems.sigma0 * rng.standard_normal((B, d))
+        X = np.einsum("bij,tbj->tbi", root, X)
+    a = np.einsum("bii->bi", A).copy() if diagonal else None            # contiguous: 3x faster products below
+    x = sigma0 * rng.standard_normal((B, d))
     Ax = np.empty((B, d))
     for t in range(T):                                     # X[t]: w_t -> w_t + A x_{t-1} = x_t, in place
-        if diag:
+        if diagonal:
             np.multiply(a, x, out=Ax)
         else:
             np.einsum("bij,bj->bi", A, x, out=Ax)
         x = X[t]
         x += Ax
-    Y = np.ascontiguousarray(np.einsum("bi,tbi->bt", c, X))    # y_t - v_t = c^T x_t, every t at once
-    Y += systems.sigma_v * rng.standard_normal((B, T))
-    return Y
+    Y = np.einsum("bi,tbi->tb", c, X)                     # y_t - v_t = c^T x_t, every t at once (time-major)
+    V = rng.standard_normal((B, T)).T.copy()               # v_t, drawn (B, T), time-major like Y
+    V *= sigma_v
+    Y += V
+    return Y.T
 
 class _LDSPrior:
     """Common part of the four system priors (see the module docstring)."""
@@ -255,7 +274,15 @@ class _LDSPrior:
         lo, hi = self.eigenvalue_interval
         return lo + (hi - lo) * (x + 1) / 2, w / 2
 
+    #: True when every A the prior draws is diagonal (then :func:`_is_diagonal` need not look)
+    _diagonal = False
+
     def _sample(self, rng, size):  # pragma: no cover - abstract
+        """``A`` (size, d, d) and ``c`` (size, d) of ``size`` systems (all the random draws of :meth:`sample`)."""
+        raise NotImplementedError
+
+    def _noise_covariance(self) -> np.ndarray:  # pragma: no cover - abstract
+        r"""The state-noise covariance :math:`\Sigma_w` (d, d), the same for every system of the prior."""
         raise NotImplementedError
 
     def sample(self, rng: np.random.Generator, size: int) -> LDSBatch:
@@ -264,8 +291,38 @@ class _LDSPrior:
         if not isinstance(rng, np.random.Generator):
             raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         check_memory("size", size, 8.0 * size * (3 * self.d * self.d + self.d), f"{size} systems of dimension {self.d}")
-        A, c, Sw = self._sample(rng, size)
+        A, c = self._sample(rng, size)
+        Sw = np.broadcast_to(self._noise_covariance(), (size, self.d, self.d)).copy()
         return LDSBatch(A, c, Sw, self.sigma0, self.sigma_v)
+
+    def trajectory_batches(self, rng: np.random.Generator, size: int, T: int):
+        """Batches of trajectories for a training loop: every ``next()`` is ``self.sample(rng, size).simulate(T, rng)``
+        (the same draws, the same values to the last bit), without building and re-checking a batch object per step
+        (only the finiteness of A, the one check sampled systems can fail: :meth:`sample`'s error); the noise factor
+        of the prior's fixed Σ_w is computed once.
+
+        >>> p = make_prior("b", d=2)
+        >>> g1, g2 = np.random.default_rng(3), np.random.default_rng(3)
+        >>> bool(np.array_equal(next(p.trajectory_batches(g1, 4, 6)), p.sample(g2, 4).simulate(6, g2)))
+        True
+        """
+        size = check_int("size", size, minimum=1)
+        T = _check_T(T)
+        if not isinstance(rng, np.random.Generator):
+            raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        check_memory("size", size, 8.0 * size * (3 * self.d * self.d + self.d), f"{size} systems of dimension {self.d}")
+        check_memory("T", T, 8.0 * size * T * (2 * self.d + 2), f"the noises of {size} trajectories of length {T}")
+        return self._batches(rng, size, T)
+
+    def _batches(self, rng, size, T):
+        Sw = self._noise_covariance()[None]
+        root = _noise_root(Sw)
+        root = np.broadcast_to(root, (size,) + root.shape[1:]).copy()         # one system's factor, for each system
+        while True:
+            A, c = self._sample(rng, size)
+            if not np.isfinite(A).all():
+                LDSBatch(A, c, np.broadcast_to(Sw, A.shape), self.sigma0, self.sigma_v)
+            yield _simulate(A, c, root, self._diagonal or _is_diagonal(A), self.sigma0, self.sigma_v, T, rng)
 
     def autocovariance(self, T: int, systems: LDSBatch) -> np.ndarray:
         """Exact autocovariance of :math:`(y_1..y_T)` per system, (B, T, T)."""
@@ -288,17 +345,17 @@ class DiagonalLDSPrior(_LDSPrior):
     """
 
     setting = "a"
+    _diagonal = True
 
     def __init__(self, d, a_max, sigma0, sigma_w, sigma_v):
         super().__init__(d, a_max, sigma0, sigma_v)
         self.sigma_w = check_real("sigma_w", sigma_w, 0.0, MAX_SCALE)
 
     def _sample(self, rng, size):
-        a = self._eig(rng, size)
-        A = a[:, :, None] * np.eye(self.d)
-        c = np.ones((size, self.d))
-        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
-        return A, c, Sw
+        return _diagonal_matrices(self._eig(rng, size)), np.ones((size, self.d))
+
+    def _noise_covariance(self):
+        return self.sigma_w ** 2 * np.eye(self.d)
 
     def describe(self):
         return {**super().describe(), "sigma_w": self.sigma_w,
@@ -363,16 +420,25 @@ class SkewedDiagonalLDSPrior(DiagonalLDSPrior):
                        "Sigma_w = sigma_w^2 I"}
 
 
+def _diagonal_matrices(a: np.ndarray) -> np.ndarray:
+    """The diagonal matrices diag(a[k]) (n, d, d) of the rows of ``a`` (n, d), equal to ``a[:, :, None] * np.eye(d)``
+    to the last bit: each zero of row i keeps the sign of a_i · 0."""
+    n, d = a.shape
+    A = np.repeat(a * 0.0, d, axis=1).reshape(n, d, d)
+    A.reshape(n, d * d)[:, :: d + 1] = a
+    return A
+
+
 def _haar(rng, size, d):
     """Haar-distributed orthogonal matrices: Gram–Schmidt on the columns of a Gaussian matrix, i.e. the
     Q factor of its QR decomposition with a positive diagonal of R (vectorised over the batch)."""
-    Z = rng.standard_normal((size, d, d))
-    Q = np.empty_like(Z)
+    Q = rng.standard_normal((size, d, d))                  # its columns orthonormalised in place
     for j in range(d):
-        v = Z[:, :, j].copy()
+        v = Q[:, :, j]
         for i in range(j):                                  # modified Gram-Schmidt
-            v -= np.einsum("bk,bk->b", Q[:, :, i], v)[:, None] * Q[:, :, i]
-        Q[:, :, j] = v / np.sqrt(np.add.reduce(v * v, axis=1, keepdims=True))     # np.linalg.norm(v, axis=1)
+            q = Q[:, :, i]
+            v -= np.einsum("bk,bk->b", q, v)[:, None] * q
+        v /= np.sqrt(np.add.reduce(v * v, axis=1, keepdims=True))     # np.linalg.norm(v, axis=1)
     return Q
 
 class OrthogonalLDSPrior(DiagonalLDSPrior):
@@ -380,15 +446,14 @@ class OrthogonalLDSPrior(DiagonalLDSPrior):
     :math:`a_k\sim U[-a_{\max},a_{\max}]`, :math:`c=\mathbf 1`, :math:`\Sigma_w=\sigma_w^2I`."""
 
     setting = "b"
+    _diagonal = False
 
     def _sample(self, rng, size):
         a = self._eig(rng, size)
         Q = _haar(rng, size, self.d)
         A = (Q.transpose(0, 2, 1) * a[:, None, :]) @ Q          # Qᵀ diag(a) Q
         A = 0.5 * (A + A.transpose(0, 2, 1))
-        c = np.ones((size, self.d))
-        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
-        return A, c, Sw
+        return A, np.ones((size, self.d))
 
     def describe(self):
         return {**super().describe(),
@@ -401,6 +466,7 @@ class AnisotropicNoiseLDSPrior(_LDSPrior):
     geometric mean is :math:`\sigma_w^2`)."""
 
     setting = "c"
+    _diagonal = True
 
     def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, Sigma_w=None):
         super().__init__(d, a_max, sigma0, sigma_v)
@@ -414,11 +480,10 @@ class AnisotropicNoiseLDSPrior(_LDSPrior):
         self.Sigma_w = S
 
     def _sample(self, rng, size):
-        a = self._eig(rng, size)
-        A = a[:, :, None] * np.eye(self.d)
-        c = np.ones((size, self.d))
-        Sw = np.broadcast_to(self.Sigma_w, (size, self.d, self.d)).copy()
-        return A, c, Sw
+        return _diagonal_matrices(self._eig(rng, size)), np.ones((size, self.d))
+
+    def _noise_covariance(self):
+        return self.Sigma_w
 
     def describe(self):
         return {**super().describe(), "Sigma_w_diag": np.diag(self.Sigma_w).tolist(),
@@ -434,6 +499,7 @@ class NonNormalLDSPrior(DiagonalLDSPrior):
     law keeps every moment bounded over systems."""
 
     setting = "d"
+    _diagonal = False
 
     def __init__(self, d, a_max, sigma0, sigma_w, sigma_v, coupling=0.5, coupling_law="uniform"):
         super().__init__(d, a_max, sigma0, sigma_w, sigma_v)
@@ -446,14 +512,13 @@ class NonNormalLDSPrior(DiagonalLDSPrior):
         E = rng.uniform(-1.0, 1.0, shape) if self.coupling_law == "uniform" else rng.standard_normal(shape)
         N = self.coupling * np.triu(E, 1)                   # nilpotent: P^-1 = sum_k (-N)^k, k < d (exact)
         P = np.eye(self.d) + N
-        Pinv, term = np.broadcast_to(np.eye(self.d), N.shape).copy(), np.broadcast_to(np.eye(self.d), N.shape)
-        for _ in range(self.d - 1):
+        term = -N                           # (-I) N but for the signs of its zeros, which no sum below sees: same P^-1
+        Pinv = np.eye(self.d) + term
+        for _ in range(self.d - 2):
             term = -term @ N
             Pinv += term
         A = Pinv @ (a[:, :, None] * P)
-        c = np.ones((size, self.d))
-        Sw = np.broadcast_to(self.sigma_w ** 2 * np.eye(self.d), (size, self.d, self.d)).copy()
-        return A, c, Sw
+        return A, np.ones((size, self.d))
 
     def describe(self):
         return {**super().describe(), "coupling": self.coupling, "coupling_law": self.coupling_law,

@@ -75,8 +75,9 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     m = [np.zeros_like(p) for p in params]
     v2 = [np.zeros_like(p) for p in params]
     losses = np.empty(steps)
+    batches = prior.trajectory_batches(data_rng, batch, T)      # = prior.sample(data_rng, batch).simulate(T, data_rng)
     for k in range(steps):
-        Y = prior.sample(data_rng, batch).simulate(T, data_rng)
+        Y = next(batches)
         try:
             loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
         except ValueError:          # the weights overflowed: the run diverged

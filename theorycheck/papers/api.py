@@ -143,6 +143,13 @@ class FixtureSpec:
     fn: Callable
     params: Callable | Sequence | None = None
     needs: tuple = ()
+    select: dict = field(default_factory=dict)
+
+    def selected(self, need: str, own, theirs: list) -> list:
+        """The parameters of the needed fixture ``need`` that this fixture's task for parameter ``own`` receives:
+        those ``q`` of ``theirs`` with ``select[need](own, q)`` true, or all of them when ``need`` is not selected."""
+        match = self.select.get(need)
+        return list(theirs) if match is None else [q for q in theirs if match(own, q)]
 
     def param_list(self, ctx) -> list | None:
         if self.params is None:
@@ -219,13 +226,31 @@ class Claims:
         """Declare seed text that restates the statement checked by ``claim`` (its verdict covers it)."""
         self.seed_spans.append(SeedSpan(_line_range(lines), "restates", claim=claim, fragment=fragment))
 
-    def fixture(self, fn=None, *, name: str | None = None, params=None, needs: Iterable[str] = ()):
-        """Declare a shared computation; ``params`` (a list or ``ctx -> list``) makes one task per value."""
+    def fixture(self, fn=None, *, name: str | None = None, params=None, needs: Iterable[str] = (),
+                select: dict | None = None):
+        """Declare a shared computation; ``params`` (a list or ``ctx -> list``) makes one task per value.
+
+        ``needs``: the fixtures it consumes, passed as keyword arguments (a fixture with ``params`` as
+        ``{param: value}``). ``select={need: match}`` (only for a fixture with ``params``, and only for needed
+        fixtures with ``params``): the task of parameter ``p`` receives, and depends on, only the parameters ``q``
+        of ``need`` with ``match(p, q)`` true (possibly none: then ``{}``) — so that a task waits for, and is keyed
+        by, the pieces it reads (e.g. one search per d reading the filter bank of its d), not every task of the needed
+        fixture::
+
+            @claims.fixture(params=[1, 2])
+            def bank(ctx, d): ...
+
+            @claims.fixture(params=[1, 2], needs=("bank",), select={"bank": lambda d, q: q == d})
+            def search(ctx, d, bank): ...          # bank == {d: value of bank[d]}
+        """
         def deco(f):
             nm = name or f.__name__
             if nm in self.fixtures:
                 raise ValueError(f"duplicate fixture {nm!r}")
-            self.fixtures[nm] = FixtureSpec(nm, f, params, tuple(needs))
+            sel = dict(select or {})
+            if not all(isinstance(k, str) and callable(v) for k, v in sel.items()):
+                raise TypeError(f"fixture {nm}: select must map needed fixture names to callables (p, q) -> bool")
+            self.fixtures[nm] = FixtureSpec(nm, f, params, tuple(needs), sel)
             return f
         return deco(fn) if fn is not None else deco
 
@@ -381,6 +406,11 @@ class Paper:
             for n in f.needs:
                 if n not in self.claims.fixtures:
                     raise ValueError(f"fixture {f.name} needs fixture {n!r}, which is not declared")
+            for n in f.select:
+                if n not in f.needs:
+                    raise ValueError(f"fixture {f.name} selects parameters of {n!r}, which it does not need")
+                if f.params is None or self.claims.fixtures[n].params is None:
+                    raise ValueError(f"fixture {f.name}: select needs parameters on both sides ({f.name} and {n})")
         for a in self.claims.assumptions:
             if a.claim not in ids:
                 raise ValueError(f"assumption {a.name!r} refers to an unknown claim {a.claim!r}")

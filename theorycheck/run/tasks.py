@@ -64,8 +64,18 @@ def plan(paper_list, mode: str) -> list[Task]:
     for paper in paper_list:
         paper.validate()
         fx = paper.claims.fixtures
-        ids: dict[str, list[str]] = {}
+        ids: dict[str, list] = {}            # fixture name -> [(param (None if unparametrised), task id)]
         done: set = set()
+
+        def dep_ids(spec, own=None):
+            out = []
+            for n in spec.needs:
+                by_label = {str(q): i for q, i in ids[n]}
+                qs = [q for q, _ in ids[n]]
+                if own is not None:
+                    qs = spec.selected(n, own, qs)
+                out += [by_label[str(q)] for q in qs]
+            return tuple(out)
 
         def add_fixture(name, stack=()):
             if name in done:
@@ -75,24 +85,23 @@ def plan(paper_list, mode: str) -> list[Task]:
             spec = fx[name]
             for n in spec.needs:
                 add_fixture(n, stack + (name,))
-            deps = tuple(i for n in spec.needs for i in ids[n])
             ps = spec.param_list(ctx)
             if ps is None:
-                t = Task(_fixture_id(paper.key, name), paper.key, "fixture", name, None, deps)
+                t = Task(_fixture_id(paper.key, name), paper.key, "fixture", name, None, dep_ids(spec))
                 tasks.append(t)
-                ids[name] = [t.id]
+                ids[name] = [(None, t.id)]
             else:
                 ids[name] = []
                 for p in ps:
-                    t = Task(_fixture_id(paper.key, name, p), paper.key, "fixture", name, p, deps)
+                    t = Task(_fixture_id(paper.key, name, p), paper.key, "fixture", name, p, dep_ids(spec, p))
                     tasks.append(t)
-                    ids[name].append(t.id)
+                    ids[name].append((p, t.id))
             done.add(name)
 
         for name in fx:
             add_fixture(name)
         for spec in paper.claims:
-            deps = tuple(i for n in spec.needs for i in ids[n])
+            deps = dep_ids(spec)
             tasks.append(Task(f"{paper.key}:claim:{spec.id}", paper.key, "claim", spec.id, None, deps))
         for st in paper.claims.stresses:
             pts = [Task(f"{paper.key}:stress:{st.key}[{v}]", paper.key, "stress", st.key, v, ()) for v in st.value_list(ctx)]
@@ -139,12 +148,14 @@ def _peak_rss_mb() -> float:
     return r / 1024.0 if sys.platform != "darwin" else r / 2 ** 20
 
 
-def _inputs(paper, needs, dep_results: dict, ctx) -> dict:
-    """Values of the fixtures ``needs`` from the results of the dependency tasks."""
+def _inputs(paper, spec, param, dep_results: dict, ctx) -> dict:
+    """Values of the fixtures that ``spec`` (a claim, or the fixture task of parameter ``param``) needs, from the
+    results of the dependency tasks (a selected fixture: only the parameters ``spec`` selects)."""
     out = {}
-    for n in needs:
-        spec = paper.claims.fixtures[n]
-        ps = spec.param_list(ctx)
+    for n in spec.needs:
+        ps = paper.claims.fixtures[n].param_list(ctx)
+        if ps is not None and param is not None:
+            ps = spec.selected(n, param, ps)
         ids = [_fixture_id(paper.key, n)] if ps is None else [_fixture_id(paper.key, n, p) for p in ps]
         missing = [i for i in ids if i not in dep_results]
         if missing:
@@ -179,13 +190,13 @@ def execute(task: Task, mode: str, seed: int, deps: dict | None = None) -> TaskR
             res.value = sc
         elif task.kind == "fixture":
             spec = paper.claims.fixtures[task.name]
-            kw = _inputs(paper, spec.needs, deps or {}, ctx)
+            kw = _inputs(paper, spec, task.param, deps or {}, ctx)
             val = spec.fn(ctx, task.param, **kw) if spec.params is not None else spec.fn(ctx, **kw)
             res.value = (task.param, val) if spec.params is not None else val
         else:
             spec = paper.claims.get(task.name)
             try:
-                kw = _inputs(paper, spec.needs, deps or {}, ctx)
+                kw = _inputs(paper, spec, None, deps or {}, ctx)
             except Exception:
                 claim = paper.new_claim(spec)
                 claim.error = traceback.format_exc()

@@ -22,7 +22,7 @@ from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff
                        rec_scope)
 from .fixtures import filter_params, rec_params
 from .shape import inverted_u_search
-from .fixtures import LANDSCAPE_MODEL
+from .fixtures import GRADIENT_ROUTE_NOTE, LANDSCAPE_MODEL
 from .reconciliation import MODEL_MARGIN_REL
 from .registry import claims
 from .settings import (D_EXP, D_RANGE, GAMMA_FILTER, GAMMA_RANGE, LAM_MULTI, N_EXP, N_RANGE,
@@ -249,6 +249,7 @@ def random_init(ctx, landscape):
                            reading="full parameters (W_V last row, W_KQ first d columns)",
                            scope=_landscape_scope(runs),
                            params=_landscape_params_of(runs))
+    yield Note(GRADIENT_ROUTE_NOTE)
 
 
 # ============================================================================ line 80
@@ -418,6 +419,7 @@ def benign_landscape(ctx, landscape, landscape_search):
                                 "model": dict(LANDSCAPE_MODEL),
                                 "end_points": {k: sum(r["status"] == k for r in runs) for k in ("global", "critical",
                                                                                                 "moving")}})
+    yield Note(GRADIENT_ROUTE_NOTE)
     red = _reduced_random_flows(ctx)
     yield rules.search("reduced parameters (v, A): no spurious minimum (every random initialisation reaches the global "
                        "minimum)", found=0, tried=len(red), clauses="c1",

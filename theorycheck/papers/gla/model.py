@@ -12,6 +12,7 @@ from ...verdicts import rules, selfcheck
 from ..api import Note
 from . import theory as gla
 from .claims import LAM_RESOLUTION, opt, rng_for, single_token_outputs, tokens
+from .theory.flows import complex_step_gradient, full_objective
 from .common import batch_estimate, beats_zero, fmt_grid, prior_error
 from .registry import claims
 from .settings import (D_EXP, GAMMAS_EXP, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2,
@@ -307,3 +308,7 @@ def full_loss_selfchecks(ctx, tag):
                                    n_samples=sz["mc_prompts"] * 2, seed=ctx.seed_for(f"{tag}/full-loss/{k}"))
         yield selfcheck.agreement(f"full-parameter loss (query term included) = recursion MSE, case {k + 1}",
                                   batch_estimate(e, sz["mc_batches"]), ex)
+    loss, grad, _ = full_objective(0.8, g2, nn, 3, sw2, se2, noise)     # the flows' and searches' gradient route
+    th = rng.standard_normal(2 * 3 + 1 + 9)
+    yield selfcheck.identity("analytic gradient of the full-parameter loss = its complex-step derivative (d = 3)",
+                             grad(th), complex_step_gradient(loss, th), rtol=1e-11)

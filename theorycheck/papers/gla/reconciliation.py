@@ -120,15 +120,41 @@ def _half_grams(E) -> tuple:
 class FilterModel:
     """``model(params, seed) -> {target: Estimate}`` for :func:`theorycheck.reconcile.reconcile` (see the module
     docstring); :func:`runs_for` (``runs``, d) streams of length :data:`T` per d, the same streams at every
-    evaluation (drawn from ``SeedSequence([seed, d])``) and at both γ."""
+    evaluation (drawn from ``SeedSequence([seed, d])``) and at both γ.
 
-    def __init__(self, runs: int):
+    ``bank``: filter runs computed beforehand by :meth:`bank_part` (other tasks, in parallel), keyed like the
+    model's own; a run found there is not computed again, and counts in :attr:`filter_runs` when first used (so the
+    count is that of the same search without a bank)."""
+
+    def __init__(self, runs: int, bank: dict | None = None):
         self.runs = float(runs)
         self._draws = {}
         self._channels = {}
         self._labels = {}                       # (seed, d) -> the label channels of both γ, (T, R, 6)
         self._moments = OrderedDict()           # least recently used filter runs are dropped past MOMENT_CACHE
+        self._bank = dict(bank or {})
         self.filter_runs = 0
+
+    @staticmethod
+    def grid_keys(seed: int, method: str, d: int) -> list:
+        """The keys of every filter run a search at dimension ``d`` can ask for: each μ of :data:`MU_GRID` (LMS), or
+        each β of :data:`BETA_GRID` with each RLS initialisation of :data:`FREE` (RLS)."""
+        if method == "lms":
+            return [(seed, "lms", d, float(mu), None) for mu in MU_GRID]
+        deltas = next(p.choices for p in FREE if p.name == "rls_delta")
+        return [(seed, "rls", d, float(b), float(dl)) for b in BETA_GRID for dl in deltas]
+
+    def bank_part(self, seed: int, method: str, d: int, part: int, parts: int) -> dict:
+        """The filter runs of slice ``part`` of ``parts`` (contiguous) of :meth:`grid_keys`: ``{key: per-γ
+        moments}``, exactly what :meth:`moments` computes and caches."""
+        keys = self.grid_keys(seed, method, d)
+        n = len(keys)
+        out = {}
+        for key in keys[part * n // parts:(part + 1) * n // parts]:
+            _, _, _, param, delta = key
+            self.moments(seed, method, GAMMAS[0], d, param, 1.0 if delta is None else delta)
+            out[key] = self._moments[key]
+        return out
 
     # ---------------------------------------------------------------- common random numbers
     def draws(self, seed: int, d: int):
@@ -160,7 +186,10 @@ class FilterModel:
         diverged). The inputs are shared by both γ, and so is a filter's gain: one filter run on the six label
         channels of both γ serves both."""
         key = (seed, method, d, float(param), float(delta) if method == "rls" else None)
-        if key not in self._moments:
+        if key not in self._moments and key in self._bank:
+            self._moments[key] = self._bank.pop(key)
+            self.filter_runs += 1
+        elif key not in self._moments:
             chans = [self.channels(seed, g, d) for g in GAMMAS]
             X = chans[0][0]
             if (seed, d) not in self._labels:

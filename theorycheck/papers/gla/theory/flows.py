@@ -5,8 +5,8 @@ r"""Gradient flows and the loss landscape of paper 000 (population MSE, not halv
 loss :math:`L(\Gamma)` (:func:`gradient_flow`, Theorem 1), its limit on the manifold :math:`v^2-\|A\|_F^2=` const
 and the decay rates of its linearisation there. *Full parameters* (Λ = I_d): :math:`W_V` last row
 :math:`(u^\top, v)`, :math:`W_{KQ}[:, :d]=[A; b^\top]`, the exact loss of the full predictor including the query
-token's own term (:func:`full_parameter_loss`), its gradient flow by complex-step gradients
-(:func:`full_gradient_flow`), random-direction probes of a candidate local minimum and the classification of a
+token's own term (:func:`full_parameter_loss`), its gradient flow with the analytic gradient (tested against the
+complex-step derivative of the loss; :func:`full_gradient_flow`), random-direction probes of a candidate local minimum and the classification of a
 flow's end point (global minimum, spurious critical point, still moving).
 
 >>> o = optimal_parameters(0.8, 0.9, 6, np.eye(2), 1.0, 0.1)
@@ -224,7 +224,7 @@ def _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
 
 
 def _full_loss(u, v, A, b, k):
-    # called ~10⁵ times per flow (complex-step gradients): the array methods (.sum(), .trace()) skip the dispatch of
+    # called for every loss value of a flow, a search and a probe: the array methods (.sum(), .trace()) skip the dispatch of
     # np.sum / np.trace and the shared left factors uᵀA, uᵀM and Aᵀu·Aᵀu are formed once — the same operations in the
     # same order as the formula, so the same numbers bit for bit
     At = A.T
@@ -244,6 +244,67 @@ def _full_loss(u, v, A, b, k):
     ET2 = v * v * (b @ b) * k["K2"]
     ET12 = v * ((uA @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * trA + 2 * (uM @ b)) * k["Ey"])
     return Lred + ET1 + 2 * ET12 + ET2
+
+
+def _full_grad(u, v, A, b, k):
+    # the gradient of _full_loss over θ = (u, v, vec A row-major, b), term by term (G = vAᵀ + buᵀ, w = Aᵀu, z = Mu,
+    # q = uᵀAu; 4P₁uᵀMAᵀu = 2P₁(‖w‖² + uᵀA²u)); the reference is the complex-step derivative of _full_loss
+    # (tests/test_gla_routes.py), which it matches to rounding
+    At = A.T
+    G = v * At + b[:, None] * u
+    dG = 2 * k["h0"] * G - 2 * k["D1"] * np.eye(len(u))
+    gu = dG.T @ b
+    gv = float((dG * At).sum())
+    gA = v * dG.T
+    gb = dG @ u
+    M = (A + At) / 2
+    w = At @ u                    # Aᵀu
+    Au = A @ u
+    z = M @ u
+    uu = u @ u
+    trA = A.trace()
+    q = u @ Au
+    P1, N0 = k["P1"], k["N0"]
+    eye = np.eye(len(u))
+    c1 = P1 ** 2 + N0 + 2 * P1            # (P1²−N0)+2N0 from ‖Aᵀu‖², + 2P1 from term4's ‖w‖²
+    # ‖Aᵀu‖² terms
+    gu = gu + 2 * c1 * (A @ w)
+    gA = gA + 2 * c1 * np.outer(u, w)
+    # N0 ‖u‖²‖A‖²
+    AA = (A * A).sum()
+    gu = gu + 2 * N0 * AA * u
+    gA = gA + 2 * N0 * uu * A
+    # 2 P1 q trA
+    gu = gu + 2 * P1 * trA * (Au + w)
+    gA = gA + 2 * P1 * (trA * np.outer(u, u) + q * eye)
+    # 2 P1 uᵀA²u  (from 4P1 uᵀMAᵀu = 2P1(‖w‖² + uᵀA²u))
+    A2u = A @ Au
+    gu = gu + 2 * P1 * (A2u + At @ w)
+    gA = gA + 2 * P1 * (np.outer(u, Au) + np.outer(w, u))
+    # ‖u‖²(trA² + 2‖M‖²)
+    MM = (M * M).sum()
+    gu = gu + 2 * (trA ** 2 + 2 * MM) * u
+    gA = gA + uu * (2 * trA * eye + 4 * M)
+    # 4 trA q
+    gu = gu + 8 * trA * z
+    gA = gA + 4 * (q * eye + trA * np.outer(u, u))
+    # 8 ‖Mu‖²
+    gu = gu + 16 * (M @ z)
+    gA = gA + 8 * (np.outer(z, u) + np.outer(u, z))
+    # ET2 = v²‖b‖²K2
+    bb = b @ b
+    gv += 2 * v * bb * k["K2"]
+    gb = gb + 2 * v * v * k["K2"] * b
+    # 2 v φ,  φ = (uᵀAb)α + ((u·b)trA + 2uᵀMb)Ey
+    alpha = P1 * k["Ey"] + 2 * k["B"]
+    Ey = k["Ey"]
+    Ab = A @ b
+    phi = (u @ Ab) * alpha + ((u @ b) * trA + 2 * (u @ (M @ b))) * Ey
+    gv += 2 * phi
+    gu = gu + 2 * v * (alpha * Ab + Ey * (trA * b + 2 * (M @ b)))
+    gb = gb + 2 * v * (alpha * w + Ey * (trA * u + 2 * z))
+    gA = gA + 2 * v * (alpha * np.outer(u, b) + Ey * ((u @ b) * eye + np.outer(u, b) + np.outer(b, u)))
+    return np.concatenate([gu, [gv], gA.ravel(), gb])
 
 
 def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> float:
@@ -301,8 +362,9 @@ def full_parameter_loss(u, v, A, b, lam, gamma, n, d, sigma_w2, sigma_e2, noise=
 
 def full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
     """``(loss, grad, unpack)`` of the full-parameter loss over θ = (u, v, vec A, b) for checked inputs: the loss and
-    its exact complex-step gradient (the loss is a polynomial in θ)."""
-    m = 2 * d + 1 + d * d
+    its analytic gradient (:func:`_full_grad`; the reference route, the complex-step derivative of the loss — exact to
+    rounding, the loss being a polynomial in θ — is the test of it, and was the route until issue 23: ~30 times
+    slower, the same numbers to ~1e-16 relative)."""
     consts = _full_consts(lam, gamma, n, d, sigma_w2, sigma_e2, noise)
 
     def unpack(th):
@@ -313,17 +375,30 @@ def full_objective(lam, gamma, n, d, sigma_w2, sigma_e2, noise):
         return _full_loss(u, v, A, b, consts)
 
     def grad(th):
-        g = np.empty(m)
-        hstep = 1e-30 * max(1.0, float(np.max(np.abs(th))))
-        base = th.astype(complex)
-        tc = base.copy()                             # perturbed in place, one coordinate at a time
-        u, A, b = tc[:d], tc[d + 1:d + 1 + d * d].reshape(d, d), tc[d + 1 + d * d:]      # views of tc (= unpack)
-        for k in range(m):
-            tc[k] = base[k] + 1j * hstep
-            g[k] = _full_loss(u, tc[d], A, b, consts).imag / hstep
-            tc[k] = base[k]
-        return g
+        u, v, A, b = unpack(th)
+        return _full_grad(u, v, A, b, consts)
     return loss, grad, unpack
+
+
+def complex_step_gradient(loss, th) -> np.ndarray:
+    r"""The reference route of a gradient of a real-analytic ``loss`` (e.g. the loss of :func:`full_objective`, which
+    accepts complex θ): :math:`\partial_kL=\operatorname{Im}L(\theta+ih e_k)/h`, :math:`h=10^{-30}\max(1,\max|\theta|)`
+    — exact to rounding (no subtraction), one loss evaluation per coordinate.
+
+    >>> loss, grad, _ = full_objective(0.8, 0.9, 6, 2, 1.0, 0.1, 0.0)
+    >>> th = np.linspace(-1, 1, 9)
+    >>> bool(np.allclose(complex_step_gradient(loss, th), grad(th), rtol=1e-12, atol=0))
+    True
+    """
+    th = np.asarray(th, dtype=float)
+    h = 1e-30 * max(1.0, float(np.max(np.abs(th))))
+    g = np.empty(th.size)
+    tc = th.astype(complex)
+    for k in range(th.size):
+        tc[k] = th[k] + 1j * h
+        g[k] = loss(tc).imag / h
+        tc[k] = th[k]
+    return g
 
 
 def hessian_eigenvalues(grad, th, eps) -> np.ndarray:
@@ -341,7 +416,7 @@ def full_gradient_flow(lam, gamma, n, d, sigma_w2, sigma_e2, noise=0.0, sigma=0.
                        n_points=300) -> dict:
     r"""Gradient flow of :func:`full_parameter_loss` over θ = (u, v, A, b) (Λ = I_d) from a random init.
 
-    Gradients by complex-step differentiation (exact to rounding: the loss is a polynomial in θ).
+    Gradients analytic (:func:`full_objective`; tested against the complex-step derivative of the loss).
     Init: all entries i.i.d. :math:`\mathcal N(0,\sigma^2\|\Gamma^*\|_F)` (σ relative). Default
     horizon ``t_max = 400/(h_0\|\Gamma^*\|_F)``. Returns the loss gap, ‖Γ − Γ*‖/‖Γ*‖ and ‖u‖, ‖b‖ over
     time, plus the final gradient norm (and the initial one) and the Hessian spectrum at the end point.
