@@ -69,7 +69,10 @@ def test_sigint_stops_with_one_line_and_the_same_command_resumes(slow_plugin, tm
                    os.pathsep) if p]))
     cmd = [sys.executable, "-m", "theorycheck", "run", "--paper", "fake", "--quick", "--seed", "5", "--no-pdf",
            "--jobs", "2", "--skip-derive-check", "--out", str(out)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default in the child: a shell starts a background job (pytest … &) with SIGINT ignored, which the
+    # child would inherit, and Python then installs no KeyboardInterrupt handler (Ctrl-C reaches a foreground run only)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 180
     while len(list((cache / "tasks").rglob("*.tce"))) < 3 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
