@@ -529,12 +529,7 @@ def attention_loss_and_grad(W_QK, W_V, Y):
     other rows of :math:`W_V` have zero gradient. Returns ``(loss, grad_QK, grad_V)``.
     """
     W_QK, W_V, s = check_weights(W_QK, W_V)
-    return _loss_and_grad(W_QK, W_V, check_series(Y, s), s)
-
-
-def _loss_and_grad(W_QK, W_V, Y, s):
-    # attention_loss_and_grad of checked weights (s+1, s+1) and a checked Y (the training loop's route: its Y is a
-    # simulated batch, finite unless the run overflowed, which the final check reports as well)
+    Y = check_series(Y, s)
     G, q = gram_query(Y, s)
     v = W_V[s]
     with np.errstate(over="ignore", invalid="ignore"):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..verdicts.text import GROUP_CLOSE, GROUP_OPEN, TEX_TOKEN, formula_spans
 from .tex import math_unicode, tex_escape, tex_text
 
 __all__ = ["Formula", "split_math", "formulas_in", "breakable", "seed_tex", "prose_tex", "formula_tex", "source_tex", "PREAMBLE",
@@ -87,72 +88,18 @@ class Formula:
         return math_unicode(self.body).strip()
 
 
-def _closing_dollar(text: str, start: int) -> int:
-    """Index of the ``$`` closing an inline formula opened at ``start - 1`` (pandoc's rule), or -1."""
-    if start >= len(text) or text[start].isspace():
-        return -1
-    k = start
-    while k < len(text):
-        if text[k] == "\\":
-            k += 2
-            continue
-        if text[k] == "$":
-            ok = not text[k - 1].isspace() and not (k + 1 < len(text) and text[k + 1].isdigit())
-            return k if ok and k > start else -1
-        k += 1
-    return -1
-
-
-def _math_at(text: str, k: int):
-    """``(body, display, end)`` when a formula starts at ``text[k]``, else None. A body whose groups (``{…}``,
-    ``\\begin…\\end``) do not balance is not a formula (e.g. a quote cut short with "…" inside a generated
-    sentence): it stays prose."""
-    found = None
-    if text.startswith(("\\(", "\\["), k):
-        close = "\\)" if text[k + 1] == "(" else "\\]"
-        j = text.find(close, k + 2)
-        found = (text[k + 2:j], close == "\\]", j + 2) if j > k + 2 else None
-    elif text.startswith("$$", k):
-        j = text.find("$$", k + 2)
-        found = (text[k + 2:j], True, j + 2) if j > k + 2 and text[k + 2:j].strip() else None
-    elif text[k] == "$":
-        j = _closing_dollar(text, k + 1)
-        found = (text[k + 1:j], False, j + 1) if j > 0 else None
-    return found if found is not None and _balanced(found[0]) else None
-
-
-def _balanced(body: str) -> bool:
-    """Do the groups of ``body`` open and close in order?"""
-    depth = 0
-    for tok in _TOKEN.findall(body):
-        depth += (tok in _OPEN) - (tok in _CLOSE)
-        if depth < 0:
-            return False
-    return depth == 0
-
-
 def split_math(text: str, context: str = "text") -> list:
-    r"""``text`` cut into prose strings and :class:`Formula` pieces, in order (``\$`` is a dollar sign)."""
-    out, prose, k = [], [], 0
+    r"""``text`` cut into prose strings and :class:`Formula` pieces, in order (``\$`` is a dollar sign); the
+    formulas are those of :func:`theorycheck.verdicts.text.formula_spans`."""
+    out, k = [], 0
     text = str(text)
-    while k < len(text):
-        if text.startswith("\\$", k):
-            prose.append("$")
-            k += 2
-            continue
-        found = _math_at(text, k) if text[k] in "$\\" else None
-        if found is None:
-            prose.append(text[k])
-            k += 1
-            continue
-        body, display, end = found
-        if prose:
-            out.append("".join(prose))
-            prose = []
-        out.append(Formula(body, display, context, text[k:end]))
+    for start, end, body, display in formula_spans(text):
+        if start > k:
+            out.append(text[k:start].replace("\\$", "$"))
+        out.append(Formula(body, display, context, text[start:end]))
         k = end
-    if prose:
-        out.append("".join(prose))
+    if k < len(text):
+        out.append(text[k:].replace("\\$", "$"))
     return out
 
 
@@ -161,8 +108,7 @@ def formulas_in(text: str, context: str = "text") -> list:
     return [p for p in split_math(text, context) if isinstance(p, Formula)]
 
 
-_TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\s+|.", re.S)
-_OPEN, _CLOSE = {"{", r"\begin"}, {"}", r"\end"}
+_TOKEN, _OPEN, _CLOSE = TEX_TOKEN, GROUP_OPEN, GROUP_CLOSE
 _SPACING = {r"\quad", r"\qquad"}
 _FRACS = {r"\frac", r"\dfrac", r"\tfrac"}
 _NARROW = {r"\left", r"\right", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",

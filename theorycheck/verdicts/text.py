@@ -11,19 +11,88 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["fmt", "shorten", "estimate_text", "p_text", "p_value_text", "chosen_text", "value_comparison_text"]
+__all__ = ["fmt", "shorten", "formula_spans", "TEX_TOKEN", "GROUP_OPEN", "GROUP_CLOSE", "estimate_text", "p_text", "p_value_text", "chosen_text", "value_comparison_text"]
 
 
-#: A formula of quoted seed text: ``$$…$$``, ``\\[…\\]``, ``\\(…\\)`` or ``$…$`` (an escaped ``\\$`` is no delimiter).
-_FORMULA = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)|(?<!\\)\$[^$]+?(?<!\\)\$", re.S)
+#: TeX tokens: a command (``\\frac``, ``\\begin``), an escaped character, a run of spaces or one character.
+TEX_TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\s+|.", re.S)
+#: The tokens that open and close a group of a formula's body.
+GROUP_OPEN, GROUP_CLOSE = frozenset({"{", r"\begin"}), frozenset({"}", r"\end"})
 #: How far past the limit a formula may run to be kept whole (longer ones are dropped from the cut text).
 _SLACK = 60
 
 
+def formula_spans(text: str):
+    r"""The formulas of ``text``, in order, as ``(start, end, body, display)``: delimited by ``$$…$$``, ``\[…\]``,
+    ``\(…\)`` or ``$…$`` (pandoc's rule for a single ``$``: no space inside the delimiters and no digit right after
+    the closing one, so "$5 and $6" is no formula; ``\$`` is a dollar sign). A body whose groups (``{…}``,
+    ``\begin…\end``) do not balance is no formula (e.g. a quote cut short inside one). The one formula finder of
+    the toolkit: :func:`shorten` and the LaTeX report's :func:`theorycheck.report.texmath.split_math` use it.
+
+    >>> [(b, disp) for _, _, b, disp in formula_spans(r"令 $x_i$，则 $$y=1$$ 且 $5 和 $6, \(z\)")]
+    [('x_i', False), ('y=1', True), ('z', False)]
+    """
+    text, k = str(text), 0
+    while k < len(text):
+        if text.startswith("\\$", k):
+            k += 2
+            continue
+        found = _formula_at(text, k) if text[k] in "$\\" else None
+        if found is None:
+            k += 1
+            continue
+        body, display, end = found
+        yield k, end, body, display
+        k = end
+
+
+def _formula_at(text: str, k: int):
+    """``(body, display, end)`` when a formula starts at ``text[k]``, else None."""
+    found = None
+    if text.startswith(("\\(", "\\["), k):
+        close = "\\)" if text[k + 1] == "(" else "\\]"
+        j = text.find(close, k + 2)
+        found = (text[k + 2:j], close == "\\]", j + 2) if j > k + 2 else None
+    elif text.startswith("$$", k):
+        j = text.find("$$", k + 2)
+        found = (text[k + 2:j], True, j + 2) if j > k + 2 and text[k + 2:j].strip() else None
+    elif text[k] == "$":
+        j = _closing_dollar(text, k + 1)
+        found = (text[k + 1:j], False, j + 1) if j > 0 else None
+    return found if found is not None and _balanced(found[0]) else None
+
+
+def _closing_dollar(text: str, start: int) -> int:
+    """Index of the ``$`` closing an inline formula opened at ``start - 1`` (pandoc's rule), or -1."""
+    if start >= len(text) or text[start].isspace():
+        return -1
+    k = start
+    while k < len(text):
+        if text[k] == "\\":
+            k += 2
+            continue
+        if text[k] == "$":
+            ok = not text[k - 1].isspace() and not (k + 1 < len(text) and text[k + 1].isdigit())
+            return k if ok and k > start else -1
+        k += 1
+    return -1
+
+
+def _balanced(body: str) -> bool:
+    """Do the groups of ``body`` open and close in order?"""
+    depth = 0
+    for tok in TEX_TOKEN.findall(body):
+        depth += (tok in GROUP_OPEN) - (tok in GROUP_CLOSE)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def shorten(text: str, limit: int = 70) -> str:
-    r"""``text`` on one line, cut to about ``limit`` characters with "…" — never inside a formula: a formula the
-    cut would split is kept whole when it ends within ``_SLACK`` characters of the limit, else the cut falls before
-    it (a quoted clause is typeset as mathematics in the reports; half a formula is not mathematics).
+    r"""``text`` on one line, cut to about ``limit`` characters with "…" — never inside a formula
+    (:func:`formula_spans`): a formula the cut would split is kept whole when it ends within ``_SLACK`` characters
+    of the limit, else the cut falls before it (a quoted clause is typeset as mathematics in the reports; half a
+    formula is not mathematics).
 
     >>> shorten("short")
     'short'
@@ -36,9 +105,11 @@ def shorten(text: str, limit: int = 70) -> str:
     if len(t) <= limit:
         return t
     cut = limit - 1
-    for m in _FORMULA.finditer(t):
-        if m.start() < cut < m.end():
-            cut = m.end() if m.end() <= limit + _SLACK else m.start()
+    for start, end, _, _ in formula_spans(t):
+        if start < cut < end:
+            cut = end if end <= limit + _SLACK else start
+            break
+        if start >= cut:
             break
     if cut >= len(t):
         return t

@@ -117,6 +117,11 @@ def _half_grams(E) -> tuple:
         return tuple(np.matmul(H.transpose(1, 2, 0), H.transpose(1, 0, 2)) for H in (E[:h], E[h:]))
 
 
+def _run_key(seed, method, d, param, delta) -> tuple:
+    """The key of one filter run: (seed, method, d, μ or β, P₀'s δ for RLS, None for LMS)."""
+    return (seed, method, d, float(param), float(delta) if method == "rls" else None)
+
+
 class FilterModel:
     """``model(params, seed) -> {target: Estimate}`` for :func:`theorycheck.reconcile.reconcile` (see the module
     docstring); :func:`runs_for` (``runs``, d) streams of length :data:`T` per d, the same streams at every
@@ -140,9 +145,9 @@ class FilterModel:
         """The keys of every filter run a search at dimension ``d`` can ask for: each μ of :data:`MU_GRID` (LMS), or
         each β of :data:`BETA_GRID` with each RLS initialisation of :data:`FREE` (RLS)."""
         if method == "lms":
-            return [(seed, "lms", d, float(mu), None) for mu in MU_GRID]
+            return [_run_key(seed, "lms", d, mu, None) for mu in MU_GRID]
         deltas = next(p.choices for p in FREE if p.name == "rls_delta")
-        return [(seed, "rls", d, float(b), float(dl)) for b in BETA_GRID for dl in deltas]
+        return [_run_key(seed, "rls", d, b, dl) for b in BETA_GRID for dl in deltas]
 
     def bank_part(self, seed: int, method: str, d: int, part: int, parts: int) -> dict:
         """The filter runs of slice ``part`` of ``parts`` (contiguous) of :meth:`grid_keys`: ``{key: per-γ
@@ -185,7 +190,7 @@ class FilterModel:
         """Per run and window, the 3×3 window means of the products of the channel residuals at ``gamma`` (None:
         diverged). The inputs are shared by both γ, and so is a filter's gain: one filter run on the six label
         channels of both γ serves both."""
-        key = (seed, method, d, float(param), float(delta) if method == "rls" else None)
+        key = _run_key(seed, method, d, param, delta)
         if key not in self._moments and key in self._bank:
             self._moments[key] = self._bank.pop(key)
             self.filter_runs += 1

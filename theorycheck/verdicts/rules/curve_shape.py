@@ -136,7 +136,8 @@ def explain(sc) -> str:
     d = sc.details
     res = "" if d.get("resolution") is None else f", resolution {fmt(d['resolution'])}"
     if sc.statistical:
-        at = "" if d.get("x_optimum") is None else f", largest value at x = {fmt(d['x_optimum'])}"
+        best = "smallest" if d.get("shape") == "interior-minimum" else "largest"
+        at = "" if d.get("x_optimum") is None else f", {best} value at x = {fmt(d['x_optimum'])}"
         return f"{d.get('shape')} on {sc.n} points (noisy{res}{at}): {p_text(sc)}"
     where = (f"minimum at x = {fmt(d['x_argmin'])}, maximum at x = {fmt(d['x_argmax'])}" if "x_argmin" in d else
              f"argmin {d.get('argmin')}, argmax {d.get('argmax')}")
