@@ -246,9 +246,39 @@ def _timed_run(mode: str, src: Path, out: str, cache: Path) -> dict:
             "stderr_tail": proc.stderr[-2000:] if proc.returncode else ""}
 
 
-def cache_scenario(mode: str = "quick") -> dict:
+def cold_from_stamp(stamp_path: Path, mode: str) -> dict:
+    """The cold leg of :func:`cache_scenario` read from the STAMP.json of a run of record instead of run again: it
+    must be a ``mode`` run of every installed paper that computed every task (none from the cache), of exactly the
+    current sources (the digests :func:`theorycheck.provenance.paper_sources` recorded in it) — else ``SystemExit``
+    naming what differs. Its wall time is that run's whole command."""
+    from theorycheck import papers
+    from theorycheck.provenance import paper_sources
+    st = json.loads(Path(stamp_path).read_text(encoding="utf-8"))
+    recs = st.get("papers", {})
+    problems = [f"paper {k} is not in it" for k in papers.keys() if k not in recs]
+    for k, v in recs.items():
+        if v.get("mode") != mode:
+            problems.append(f"{k} ran in mode {v.get('mode')!r}, not {mode!r}")
+        if v.get("tasks_cached"):
+            problems.append(f"{k}: {v['tasks_cached']} tasks came from the cache (not a cold run)")
+        if k in papers.keys() and v.get("source_sha256") != paper_sources(papers.load(k)):
+            problems.append(f"{k}: its sources changed since that run")
+    if problems:
+        raise SystemExit(f"--cold-stamp {stamp_path}: " + "; ".join(problems))
+    tasks = {t: x for v in recs.values() for t, x in v.get("tasks", {}).items()}
+    return {"wall_s": round(max(v["command_wall_s"] for v in recs.values()), 1), "returncode": 0,
+            "computed": sorted(t for t, x in tasks.items() if x.get("status") == "computed"),
+            "n_tasks": len(tasks), "derive_check": st.get("last_command", {}).get("derive_check"),
+            "stderr_tail": "", "from_stamp": str(stamp_path)}
+
+
+def cache_scenario(mode: str = "quick", cold_stamp: Path | None = None, cold_cache: Path | None = None) -> dict:
     """Cold run, the same command again, and the same command after editing one claim function — on a copy of the
-    package with an empty cache folder, each run in a fresh process on all cores (``--no-pdf``)."""
+    package with an empty cache folder, each run in a fresh process on all cores (``--no-pdf``).
+
+    ``cold_stamp``: take the cold leg from the STAMP.json of a cold run of record of these exact sources
+    (:func:`cold_from_stamp`) and start from a copy of the task cache that run filled (``cold_cache``, the folder
+    holding ``tasks/``) instead of running it again — the paper-scale cold run takes ~25 minutes."""
     import shutil
     with tempfile.TemporaryDirectory(prefix="tc_bench_cache_") as tmp:
         src, cache, out = Path(tmp) / "src", Path(tmp) / "cache", str(Path(tmp) / "out")
@@ -256,7 +286,12 @@ def cache_scenario(mode: str = "quick") -> dict:
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         res = {"mode": mode, "load_average": [round(x, 2) for x in os.getloadavg()],
                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-        for label in ("cold", "same"):
+        legs = ("cold", "same")
+        if cold_stamp is not None:
+            res["cold"] = cold_from_stamp(cold_stamp, mode)
+            shutil.copytree(Path(cold_cache) / "tasks", cache / "tasks")
+            legs = ("same",)
+        for label in legs:
             print(f"== cache: theorycheck run --{mode} ({label}) ...", file=sys.stderr, flush=True)
             res[label] = _timed_run(mode, src, out, cache)
         res["edited"] = edit_claim(src)
@@ -296,8 +331,10 @@ def cache_section(runs: list) -> list:
         L += ["| " + " | ".join(x.replace("|", "\\|") for x in t) + " |" for t in cache_targets(c)]
     L.append("")
     for c in runs:
+        src = (f" (not run again: the cold run of record `{c['cold']['from_stamp']}` of the same sources, whose task "
+               "cache the scenario starts from, `--cache-only --cold-stamp`)" if c["cold"].get("from_stamp") else "")
         L.append(f"- `{c['mode']}` ({c.get('when')}, load average {c.get('load_average')} at the start — other "
-                 f"processes share the 2 cores): cold {c['cold']['wall_s']} s ({len(c['cold']['computed'])} tasks "
+                 f"processes share the 2 cores): cold {c['cold']['wall_s']} s{src} ({len(c['cold']['computed'])} tasks "
                  f"computed, derive check {c['cold']['derive_check']}); the same command again {c['same']['wall_s']} s; "
                  f"after editing `{c['edited']}` {c['edit']['wall_s']} s (the derivation check, in its own process, "
                  "runs again: any source change gives its record a new key).")
@@ -305,7 +342,14 @@ def cache_section(runs: list) -> list:
 
 
 def update_cache_section(path: Path, runs: list) -> None:
-    """Replace (or add before "## All benchmark rows") the task-cache section of ``path``; keep the rest."""
+    """Replace (or add before "## All benchmark rows") the task-cache section of ``path``; keep the rest. The
+    scenarios are kept per mode in ``cache_scenarios.json`` beside ``path``: a quick measurement keeps the last
+    paper-scale one, and the other way round."""
+    store = path.parent / "cache_scenarios.json"
+    kept = json.loads(store.read_text(encoding="utf-8")) if store.exists() else {}
+    kept.update({c["mode"]: c for c in runs})
+    store.write_text(json.dumps(kept, indent=1, default=str) + "\n", encoding="utf-8")
+    runs = [kept[m] for m in ("quick", "full") if m in kept]
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
     lines = text.rstrip("\n").split("\n")
     head = "## Task cache (issue 23)"
@@ -455,12 +499,22 @@ def main(argv=None) -> int:
     ap.add_argument("--cache-only", action="store_true",
                     help="only the task-cache scenario (quick; with --full also the papers' sizes): updates its "
                          "section of RESULTS.md, keeps the rest")
+    ap.add_argument("--cold-stamp", type=Path, default=None,
+                    help="with --cache-only: the paper-scale scenario, its cold leg taken from this STAMP.json of a cold "
+                         "run of record of the current sources (e.g. benchmarks/STAMP_paper_cold.json), starting "
+                         "from a copy of the task cache that run filled")
+    ap.add_argument("--cold-cache", type=Path, default=None,
+                    help="with --cold-stamp: the cache folder that run used (default: theorycheck's cache folder)")
     ap.add_argument("--stamp", type=Path, action="append", default=[],
                     help="also profile the run recorded in this STAMP.json (e.g. reports/STAMP.json)")
     args = ap.parse_args(argv)
     quick = not args.full
     if args.cache_only:
-        runs = [cache_scenario(m) for m in (("quick", "full") if args.full else ("quick",))]
+        if args.cold_stamp is not None:
+            from theorycheck.run.passed import cache_dir
+            runs = [cache_scenario("full", args.cold_stamp, args.cold_cache or cache_dir())]
+        else:
+            runs = [cache_scenario(m) for m in (("quick", "full") if args.full else ("quick",))]
         for c in runs:
             for t in cache_targets(c):
                 print(f"  [{t[3]}] {t[0]}: {t[1]}")
