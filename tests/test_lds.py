@@ -795,3 +795,30 @@ def test_named_errors_and_resource_guards(call, match):
     with pytest.raises(ValueError, match=match):
         call()
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_training_run_as_a_chain_of_two_tasks_is_the_uninterrupted_run():
+    """A training run is two tasks (``training_head``: the first half of the steps; ``training``: resumed from its
+    state): the result is the uninterrupted run's, bit for bit — for a free run of a non-diagonal prior and a masked
+    run; a state of other settings is refused."""
+    from theorycheck.context import RunContext
+    from theorycheck.models.training import train_linear_attention
+    from theorycheck.papers.lds import fixtures, settings
+    ctx = RunContext("quick")
+    keys = settings.run_keys(settings.config(ctx))
+    for key in (next(k for k in keys if k.startswith("b:") and k.endswith(":free")),
+                next(k for k in keys if k.endswith(":masked"))):
+        head = fixtures.training_head(ctx, key)
+        chained = fixtures.training(ctx, key, {key: head})
+        st, s, _, kind = settings.parse_key(key)
+        whole = train_linear_attention(chained["T"], s, settings.prior(st), steps=chained["steps"],
+                                       batch=chained["batch"], seed=chained["seed"], lr=chained["lr"],
+                                       weight_decay=0.0, clip=None, schedule="cosine", init_scale=0.1,
+                                       support=fixtures.mask_for(s) if kind == "masked" else None)
+        assert 0 < head["step"] < chained["steps"]
+        assert np.array_equal(whole.W_QK, chained["W_QK"]) and np.array_equal(whole.W_V, chained["W_V"]), key
+        assert chained["final_train_loss"] == float(np.mean(whole.losses[-max(1, chained["steps"] // 20):]))
+    with pytest.raises(ValueError, match="other settings.*seed"):
+        train_linear_attention(chained["T"], s, settings.prior(st), steps=chained["steps"], batch=chained["batch"],
+                               seed=chained["seed"] + 1, lr=chained["lr"], clip=None,
+                               support=fixtures.mask_for(s) if kind == "masked" else None, resume=head)

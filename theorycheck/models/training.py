@@ -32,6 +32,8 @@ class TrainResult:
     W_V: np.ndarray
     losses: np.ndarray
     config: dict
+    #: the state to resume from, for a run stopped before its last step (``until``), else None
+    state: dict | None = None
 
     def as_dict(self):
         return {"W_QK": self.W_QK, "W_V": self.W_V, "final_loss": float(np.mean(self.losses[-50:])),
@@ -40,7 +42,8 @@ class TrainResult:
 def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: int, lr: float = 0.01,
                            weight_decay: float = 0.0, clip: float | None = 1.0, warmup: int | None = None,
                            schedule: str = "cosine", init_scale: float = 0.1,
-                           betas=(0.9, 0.999), eps: float = 1e-8, support=None) -> TrainResult:
+                           betas=(0.9, 0.999), eps: float = 1e-8, support=None, until: int | None = None,
+                           resume: dict | None = None) -> TrainResult:
     r"""Train all entries of :math:`W_{QK}` and :math:`W_V` ((s+1)x(s+1) each) on the halved loss
     :math:`\frac12E[(\hat y_T-y_T)^2]`, fresh systems and trajectories every step.
 
@@ -54,6 +57,21 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     (the others are held at 0) — used to compare the loss of structured and unstructured optima.
     (The generic layer's trainer, plain gradient descent and SGD on any tokens, is
     :func:`theorycheck.models.icl.train_icl`.)
+
+    A run in pieces (a chain of tasks, each shorter than the whole run): ``until=k`` stops after step ``k`` and
+    returns the state of the run in :attr:`TrainResult.state` (weights, Adam moments, the losses so far, the data
+    stream's generator state); the same call with ``resume=that state`` continues from step ``k`` — the same
+    draws and the same arithmetic, so the pieces give the uninterrupted run's result bit for bit
+    (``losses`` and ``W`` of a stopped piece are those after step ``k``). ``resume`` is refused for a state of
+    other settings.
+
+    >>> from theorycheck.models.dynamics import make_prior
+    >>> p = make_prior("a", d=2)
+    >>> whole = train_linear_attention(8, 1, p, steps=6, batch=4, seed=3)
+    >>> head = train_linear_attention(8, 1, p, steps=6, batch=4, seed=3, until=2)
+    >>> tail = train_linear_attention(8, 1, p, steps=6, batch=4, seed=3, resume=head.state)
+    >>> bool(np.array_equal(whole.W_QK, tail.W_QK) and np.array_equal(whole.losses, tail.losses))
+    True
     """
     T = check_int("T", T, minimum=4, maximum=400)
     s = check_int("s", s, minimum=1, maximum=T - 3)
@@ -67,16 +85,25 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     adam = _Adam.checked(lr, weight_decay, clip, steps, warmup, schedule, betas, eps)
     init_scale = check_real("init_scale", init_scale, 0.0, 1e3, low_open=True)
     masks = check_support(support, s + 1)
-    ss = np.random.SeedSequence(seed)
-    init_rng, data_rng = (np.random.default_rng(x) for x in ss.spawn(2))
-    params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
-    if masks is not None:
-        params = [p * mk for p, mk in zip(params, masks)]
-    m = [np.zeros_like(p) for p in params]
-    v2 = [np.zeros_like(p) for p in params]
-    losses = np.empty(steps)
+    until = steps if until is None else check_int("until", until, minimum=1, maximum=steps)
+    cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": adam.lr,
+           "weight_decay": adam.weight_decay, "clip": adam.clip, "warmup": adam.warmup, "schedule": adam.schedule,
+           "init_scale": init_scale, "betas": [adam.b1, adam.b2], "prior": prior.describe(),
+           "restricted_support": masks is not None}
+    if resume is None:
+        ss = np.random.SeedSequence(seed)
+        init_rng, data_rng = (np.random.default_rng(x) for x in ss.spawn(2))
+        params = [init_scale * init_rng.standard_normal((s + 1, s + 1)) for _ in range(2)]
+        if masks is not None:
+            params = [p * mk for p, mk in zip(params, masks)]
+        m = [np.zeros_like(p) for p in params]
+        v2 = [np.zeros_like(p) for p in params]
+        losses = np.empty(steps)
+        start = 0
+    else:
+        start, params, m, v2, losses, data_rng = _resumed(resume, cfg, until)
     batches = prior.trajectory_batches(data_rng, batch, T)      # = prior.sample(data_rng, batch).simulate(T, data_rng)
-    for k in range(steps):
+    for k in range(start, until):
         Y = next(batches)
         try:
             loss, gq, gv = attention_loss_and_grad(params[0], params[1], Y)
@@ -89,11 +116,31 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
         params = adam.step(k, params, grads, m, v2)
         if not np.isfinite(params[0]).all() or not np.isfinite(params[1]).all():
             raise ValueError(adam.diverged(k, init_scale))
-    cfg = {"T": T, "s": s, "steps": steps, "batch": batch, "seed": seed, "lr": adam.lr,
-           "weight_decay": adam.weight_decay, "clip": adam.clip, "warmup": adam.warmup, "schedule": adam.schedule,
-           "init_scale": init_scale, "betas": [adam.b1, adam.b2], "prior": prior.describe(),
-           "restricted_support": masks is not None}
+    if until < steps:
+        state = {"step": until, "config": cfg, "params": params, "m": m, "v2": v2, "losses": losses[:until].copy(),
+                 "rng": data_rng.bit_generator.state}
+        return TrainResult(params[0], params[1], losses[:until], cfg, state)
     return TrainResult(params[0], params[1], losses, cfg)
+
+
+def _resumed(state, cfg, until):
+    """``(start, params, m, v2, losses, data generator)`` of a run stopped by ``until`` (its ``state``), after
+    checking that it is a state of the same settings (``cfg``) and stopped before ``until``."""
+    if not isinstance(state, dict) or set(state) != {"step", "config", "params", "m", "v2", "losses", "rng"}:
+        raise ParameterTypeError("resume must be the state of a stopped run (TrainResult.state)")
+    if state["config"] != cfg:
+        diff = sorted(k for k in cfg if state["config"].get(k) != cfg[k])
+        raise ValueError(f"resume: the state is of a run with other settings ({', '.join(diff)})")
+    start = state["step"]
+    if not 1 <= start < until:
+        raise ValueError(f"resume: the state stopped after step {start}; until must be in ({start}, {cfg['steps']}], "
+                         f"got {until}")
+    losses = np.empty(cfg["steps"])
+    losses[:start] = state["losses"]
+    rng = np.random.Generator(np.random.PCG64())
+    rng.bit_generator.state = state["rng"]
+    copy = [[np.array(a, dtype=float) for a in state[k]] for k in ("params", "m", "v2")]
+    return (start, *copy, losses, rng)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ r"""Shared computations of paper 001, each an independent task of the run engine
     (:func:`~theorycheck.papers.lds.settings.run_keys`): one-layer linear attention trained with
     :func:`theorycheck.models.training.train_linear_attention` on fresh LDS batches; ``masked`` runs keep every
     weight outside the Lemma 4.1 support at 0. Masked run i uses the seed of free run i of the same
-    window (common random numbers).
+    window (common random numbers). A run is a chain of two tasks: ``training_head`` (the first half of its steps,
+    returning the run's state) and ``training``, which resumes from it — the uninterrupted run's result bit for bit
+    (``until``/``resume`` of the trainer), and no task longer than half a run.
 ``exact_optima``
     one task per window s: exact feature moments (setting a) and a multi-start minimisation of the exact population
     loss over all loss-relevant weights and inside each parity branch of Lemma 4.1.
@@ -56,9 +58,8 @@ def train_seed(ctx, setting: str, s: int, i: int) -> int:
     return ctx.seed_for(f"train-{setting}-s{s}-{i}")
 
 
-@claims.fixture(params=lambda ctx: run_keys(config(ctx)))
-def training(ctx, key):
-    """One training run (see the module docstring)."""
+def _run(ctx, key, **piece):
+    """``(result, steps, batch, seed, lr, T)`` of training run ``key`` (or of a piece of it: ``until``, ``resume``)."""
     cfg = config(ctx)
     st, s, i, kind = parse_key(key)
     steps, batch = train_size(cfg, st, s)
@@ -67,10 +68,27 @@ def training(ctx, key):
     lr = RECIPE["lr_ar1"] if s == 1 else RECIPE["lr"]
     seed = train_seed(ctx, st, s, i)
     res = train_linear_attention(cfg["train_T"], s, prior(st), steps=steps, batch=batch, seed=seed, lr=lr,
-                                     weight_decay=0.0, clip=None, schedule="cosine", init_scale=0.1,
-                                     support=mask_for(s) if kind == "masked" else None)
+                                 weight_decay=0.0, clip=None, schedule="cosine", init_scale=0.1,
+                                 support=mask_for(s) if kind == "masked" else None, **piece)
+    return res, steps, batch, seed, lr, cfg["train_T"]
+
+
+@claims.fixture(params=lambda ctx: run_keys(config(ctx)))
+def training_head(ctx, key):
+    """The first half of the steps of one training run: its state, to resume from (see the module docstring)."""
+    cfg = config(ctx)
+    st, s, _, kind = parse_key(key)
+    steps = cfg["masked_steps"] if kind == "masked" else train_size(cfg, st, s)[0]
+    return _run(ctx, key, until=max(1, steps // 2))[0].state
+
+
+@claims.fixture(params=lambda ctx: run_keys(config(ctx)), needs=("training_head",),
+                select={"training_head": lambda p, q: q == p})
+def training(ctx, key, training_head):
+    """One training run, resumed from its first half (see the module docstring)."""
+    res, steps, batch, seed, lr, T = _run(ctx, key, resume=training_head[key])
     return {"W_QK": res.W_QK, "W_V": res.W_V, "final_train_loss": float(np.mean(res.losses[-max(1, steps // 20):])),
-            "steps": steps, "batch": batch, "seed": seed, "lr": lr, "T": cfg["train_T"]}
+            "steps": steps, "batch": batch, "seed": seed, "lr": lr, "T": T}
 
 
 def ar2_moments(ctx):

@@ -73,7 +73,7 @@ _RANK_CLAUSES = [
     Clause("c8", "(Result 1,PDF p. 3;Appendix A,PDF p. 7。)", asserted=False)]
 
 
-@claims.claim("004-effective-rank", lines=(119, 123), conventions=["C2", "C4"], weight="supporting",
+@claims.claim("004-effective-rank", lines=(119, 123), conventions=["C2", "C4"], weight="supporting", needs=("rank_runs",),
               title="Result 1 needs tr C = d and tr C² = o(d²), for training and test tasks alike",
               clauses=_RANK_CLAUSES,
               revision={"previous": "confirmed",
@@ -82,7 +82,7 @@ _RANK_CLAUSES = [
                                "covariance separately (rank-1 training tasks only, rank-1 test tasks only, both) "
                                "by a two-sided difference from the isotropic deviation with the 5 % margin of "
                                "004-result1, besides the exact identities and the floor of fixed-rank tasks."})
-def effective_rank(ctx):
+def effective_rank(ctx, rank_runs):
     """Result 1 needs tr C = d (E σ_w = 1: the signal strength) and tr C² = o(d²) (Var σ_w = 2/r_eff → 0: the
     norm fluctuation vanishes) for both the training and the test covariance; r_eff must diverge, and putting the
     signal in a fixed number of directions violates the condition (the Hermite reduction with ρ_nl then fails)."""
@@ -111,27 +111,24 @@ def effective_rank(ctx):
         yield selfcheck.agreement(f"rank-{x} floor formula vs Monte Carlo (σ² ~ Γ, Gauss–Hermite inner means)",
                                   Estimate.from_samples(nl.rank_floor_samples("sin", x, RHO, sz["floor_mc_n"], rng)),
                                   nl.rank_floor_sin(x, RHO))
-    yield from _rank_simulation(ctx, sz, rnl)
+    yield from _rank_simulation(ctx, sz, rnl, rank_runs)
     yield Derivation(r"e_\infty(r)=\rho+\mathbb E_{\sigma}\big[\mathbb E\sin^2(\sigma g)-(\mathbb E\,g\sin(\sigma g))^2\big]"
                      r"=\rho+\tfrac12-\tfrac12(1+4/r)^{-r/2}-(1+2/r)^{-r/2-1},\ \sigma^2\sim\Gamma(\tfrac r2,\tfrac2r)")
 
 
-def _rank_simulation(ctx, sz, rnl):
-    """Actual model with rank-1 training tasks, test tasks or both, against isotropic tasks on shared draws: the
-    deviation from Result 1 (general-covariance form a₁²C) changes by more than the 5 % margin of 004-result1."""
+def _rank_simulation(ctx, sz, rnl, runs):
+    """Actual model with rank-1 training tasks, test tasks or both, against isotropic tasks on shared draws
+    (``runs``: :func:`~.fixtures.rank_runs`): the deviation from Result 1 (general-covariance form a₁²C) changes by
+    more than the 5 % margin of 004-result1."""
     MARGIN_REL = 0.05
     P = params(ctx)
     d, T = sz["rank_d"], sz["rank_trials"]
     a1sq = float(nl.teacher_moments(RANK["f"])["a1"]) ** 2
-    seed = ctx.seed_for("004-effective-rank/sim")
-    iso, one = np.ones(d), np.r_[float(d), np.zeros(d - 1)]
     dev = {}
-    for lab, (ctr, cte) in {"isotropic": (iso, iso), "both": (one, one), "training": (one, iso),
-                            "test": (iso, one)}.items():
-        sim = nl.simulate_icl_sweep(RANK["f"], d, RANK["alpha"], RANK["kappa"], [RANK["tau"]], RHO, trials=T,
-                                    seed=seed, n_test=sz["ntest"], C_train=ctr, C_test=cte)
-        th = nl.e_icl_linear_general(RANK["tau"], RANK["alpha"], RANK["kappa"], rnl, a1sq * ctr, a1sq * cte)
-        dev[lab] = (sim.trial_means[:, 0] - th, th)
+    for lab, r in runs.items():
+        th = nl.e_icl_linear_general(RANK["tau"], RANK["alpha"], RANK["kappa"], rnl, a1sq * r["C_train"],
+                                     a1sq * r["C_test"])
+        dev[lab] = (r["trials"] - th, th)
     ps = [P["rho"], P["rank_setting"], P["rank_d"], P["lambda0"], mc_param(T, sz["ntest"])]
     for lab in ("both", "training", "test"):
         est = Estimate.from_samples(dev[lab][0] - dev["isotropic"][0])

@@ -11,7 +11,8 @@ No task runs longer than about 30 s at paper scale on two cores (issue 23): Figu
 of one batch stay paired), Figure 2's runs into one task per (α, κ) (each point had its own seed already),
 Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`) and the runs at the two
 stated noises (:func:`fig1_stated`), Result 1's d-scan into one task per (configuration, d) (each size had its own
-seed already: the numbers are unchanged).
+seed already: the numbers are unchanged), the effective-rank simulations into one task per covariance pair
+(:func:`rank_runs`: the four shared one seed already).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from . import theory as nl
 from .registry import claims
 from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, ANISO_SPREAD, FIG1, FIG1_BATCHES,
                        FIG1_NOISE_RANGE, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS,
-                       RESULT1_CONFIGS, RHO, sizes)
+                       RANK, RESULT1_CONFIGS, RHO, sizes)
 
 #: Figure 1 teachers: the sin teacher and the two linear teachers of the legend (noise 0.447 = ρ_nl/a₁², 0.1).
 FIG1_TEACHERS = ("sin", "linear-legend", "linear-0.1")
@@ -237,3 +238,22 @@ def fig1_stated(ctx):
     stated = {n: {lab: log_ratios(v, n).mean(axis=1) for lab, v in FIG1_STATED_NOISES.items()}
               for n in fig1_normalisations()}
     return {"stated": stated, "d": sz["rec_d"], "stated_trials": sz["rec_stated_trials"], "n_test": sz["rec_ntest"]}
+
+
+#: The covariance pairs (training, test) of the effective-rank check: isotropic, or rank-1 C = d·e₁e₁ᵀ for the
+#: training tasks, the test tasks or both.
+RANK_PAIRS = ("isotropic", "both", "training", "test")
+
+
+@claims.fixture(params=list(RANK_PAIRS))
+def rank_runs(ctx, pair):
+    """Per-trial test errors of the actual model (sin, d = rank_d, α = 32, τ = 16, κ = ∞) with the covariance pair
+    ``pair`` of :data:`RANK_PAIRS`; every pair runs on the same seed (paired trials)."""
+    sz = sizes(ctx)
+    d = sz["rank_d"]
+    iso, one = np.ones(d), np.r_[float(d), np.zeros(d - 1)]
+    ctr, cte = {"isotropic": (iso, iso), "both": (one, one), "training": (one, iso), "test": (iso, one)}[pair]
+    sim = nl.simulate_icl_sweep(RANK["f"], d, RANK["alpha"], RANK["kappa"], [RANK["tau"]], RHO,
+                                trials=sz["rank_trials"], seed=ctx.seed_for("004-effective-rank/sim"),
+                                n_test=sz["ntest"], C_train=ctr, C_test=cte)
+    return {"C_train": ctr, "C_test": cte, "trials": sim.trial_means[:, 0].copy()}
