@@ -58,12 +58,10 @@ def train_linear_attention(T: int, s: int, prior, steps: int, batch: int, seed: 
     (The generic layer's trainer, plain gradient descent and SGD on any tokens, is
     :func:`theorycheck.models.icl.train_icl`.)
 
-    A run in pieces (a chain of tasks, each shorter than the whole run): ``until=k`` stops after step ``k`` and
-    returns the state of the run in :attr:`TrainResult.state` (weights, Adam moments, the losses so far, the data
-    stream's generator state); the same call with ``resume=that state`` continues from step ``k`` — the same
-    draws and the same arithmetic, so the pieces give the uninterrupted run's result bit for bit
-    (``losses`` and ``W`` of a stopped piece are those after step ``k``). ``resume`` is refused for a state of
-    other settings.
+    A run in pieces (a chain of tasks): ``until=k`` stops after step ``k``, its :attr:`TrainResult.state` holding
+    weights, Adam moments, losses so far and the data stream's generator state; the same call with ``resume=state``
+    continues from step ``k`` with the same draws and arithmetic: the uninterrupted run, bit for bit (a state of
+    other settings is refused).
 
     >>> from theorycheck.models.dynamics import make_prior
     >>> p = make_prior("a", d=2)
