@@ -108,7 +108,6 @@ def formulas_in(text: str, context: str = "text") -> list:
     return [p for p in split_math(text, context) if isinstance(p, Formula)]
 
 
-_TOKEN, _OPEN, _CLOSE = TEX_TOKEN, GROUP_OPEN, GROUP_CLOSE
 _SPACING = {r"\quad", r"\qquad"}
 _FRACS = {r"\frac", r"\dfrac", r"\tfrac"}
 _NARROW = {r"\left", r"\right", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",
@@ -119,7 +118,7 @@ LONG_FRACTION = 48
 
 def _glyphs(tex: str) -> int:
     """A rough width of a formula: the glyphs it prints (commands count one, groupings and scripts none)."""
-    return sum(1 for t in _TOKEN.findall(tex) if not t.isspace() and t not in "{}^_&" and t not in _NARROW)
+    return sum(1 for t in TEX_TOKEN.findall(tex) if not t.isspace() and t not in "{}^_&" and t not in _NARROW)
 
 
 def _group(tokens: list, k: int):
@@ -161,8 +160,8 @@ def _has_sum(tokens: list) -> bool:
     """A top-level ``+`` or ``-`` (then ``A/B`` needs ``(A)``)."""
     depth = 0
     for t in tokens:
-        depth += t in _OPEN or t == r"\left"
-        depth -= t in _CLOSE or t == r"\right"
+        depth += t in GROUP_OPEN or t == r"\left"
+        depth -= t in GROUP_CLOSE or t == r"\right"
         if depth == 0 and t in "+-":
             return True
     return False
@@ -189,8 +188,8 @@ def _break_tokens(tokens: list) -> str:
             out.append(_paren(fr[0], _has_sum(fr[0])) + r"\big/" + _paren(fr[1], len(_ink(fr[1])) > 1))
             k = fr[2]
             continue
-        depth += t in _OPEN
-        depth -= t in _CLOSE
+        depth += t in GROUP_OPEN
+        depth -= t in GROUP_CLOSE
         out.append(t + (r"\allowbreak " if depth == 0 and t in _SPACING else ""))
         k += 1
     return "".join(out)
@@ -207,7 +206,7 @@ def breakable(tex: str) -> str:
     >>> breakable(r"a=1,\quad b=\left(c+d\right)")
     'a=1,\\quad\\allowbreak  b=\\mathopen{\\left(\\vphantom{c+d}\\right.}c+d\\mathclose{\\left.\\vphantom{c+d}\\right)}'
     """
-    return _break_tokens(_TOKEN.findall(tex))
+    return _break_tokens(TEX_TOKEN.findall(tex))
 
 
 def source_tex(f: Formula) -> str:

@@ -58,13 +58,15 @@ def train_seed(ctx, setting: str, s: int, i: int) -> int:
     return ctx.seed_for(f"train-{setting}-s{s}-{i}")
 
 
-def _run(ctx, key, **piece):
-    """``(result, steps, batch, seed, lr, T)`` of training run ``key`` (or of a piece of it: ``until``, ``resume``)."""
+def _run(ctx, key, head=False, resume=None):
+    """``(result, steps, batch, seed, lr, T)`` of training run ``key``: its first half (``head``: the result's state
+    is the one to resume from), or the run resumed from the state ``resume``."""
     cfg = config(ctx)
     st, s, i, kind = parse_key(key)
     steps, batch = train_size(cfg, st, s)
     if kind == "masked":
         steps = cfg["masked_steps"]
+    piece = {"until": max(1, steps // 2)} if head else {"resume": resume}
     lr = RECIPE["lr_ar1"] if s == 1 else RECIPE["lr"]
     seed = train_seed(ctx, st, s, i)
     res = train_linear_attention(cfg["train_T"], s, prior(st), steps=steps, batch=batch, seed=seed, lr=lr,
@@ -76,10 +78,7 @@ def _run(ctx, key, **piece):
 @claims.fixture(params=lambda ctx: run_keys(config(ctx)))
 def training_head(ctx, key):
     """The first half of the steps of one training run: its state, to resume from (see the module docstring)."""
-    cfg = config(ctx)
-    st, s, _, kind = parse_key(key)
-    steps = cfg["masked_steps"] if kind == "masked" else train_size(cfg, st, s)[0]
-    return _run(ctx, key, until=max(1, steps // 2))[0].state
+    return _run(ctx, key, head=True)[0].state
 
 
 @claims.fixture(params=lambda ctx: run_keys(config(ctx)), needs=("training_head",),
