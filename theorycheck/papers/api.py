@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import re
 import traceback
 from dataclasses import dataclass, field
@@ -110,6 +111,76 @@ class Baseline:
         return getattr(importlib.import_module(mod), name)
 
 
+#: The file of a paper package that holds its audit history (:func:`read_revisions`).
+REVISIONS_FILE = "revisions.json"
+
+
+def order_by_sections(claims: "Claims", sections: Sequence) -> None:
+    """Put ``claims.specs`` in the order of ``sections`` (the paper's claim modules, in seed order), and within a
+    module in the order the functions are defined: the order is declared, never the order of imports.
+
+    >>> import types
+    >>> a, b = types.ModuleType("p.a"), types.ModuleType("p.b")
+    >>> c = Claims()
+    >>> def f(ctx): "F."
+    >>> def g(ctx): "G."
+    >>> f.__module__, g.__module__ = "p.b", "p.a"
+    >>> _ = c.claim("x-f", 2, title="f", weight="main")(f); _ = c.claim("x-g", 1, title="g", weight="main")(g)
+    >>> order_by_sections(c, [a, b]); [s.id for s in c.specs]
+    ['x-g', 'x-f']
+    """
+    names = [m if isinstance(m, str) else getattr(m, "__name__", None) for m in sections]
+    if not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
+        raise ValueError(f"sections must be distinct modules (or module names), got {list(sections)!r}")
+    rank = {n: i for i, n in enumerate(names)}
+    stray = [s.id for s in claims.specs if _fn_module(s.fn) not in rank]
+    if stray:
+        raise ValueError(f"claims {stray} are defined outside the paper's sections {names}: a claim lives in a "
+                         "module of SECTIONS")
+    claims.specs.sort(key=lambda s: (rank[_fn_module(s.fn)], _fn_line(s.fn)))
+
+
+def _fn_module(fn) -> str:
+    return getattr(inspect.unwrap(fn), "__module__", "")
+
+
+def _fn_line(fn) -> int:
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    return code.co_firstlineno if code is not None else 0
+
+
+def read_revisions(package: str, name: str = REVISIONS_FILE) -> dict:
+    """The audit history of a paper: ``{claim id: [revision, ...]}`` from the JSON file ``name`` of ``package``
+    (oldest first; each revision ``{"previous": <old verdict>, "why": <what changed>}`` and optional fields such as
+    ``previous_id``); ``{}`` when the package has no such file."""
+    try:
+        f = resources.files(package).joinpath(name)
+        if not f.is_file():
+            return {}
+        doc = json.loads(f.read_text(encoding="utf-8"))
+    except (ModuleNotFoundError, FileNotFoundError):
+        return {}
+    if not isinstance(doc, dict) or not all(isinstance(v, list) and v and all(isinstance(r, dict) for r in v)
+                                            for v in doc.values()):
+        raise ValueError(f"{package}/{name} must map claim ids to non-empty lists of revisions (objects)")
+    return doc
+
+
+def attach_revisions(claims: "Claims", history: dict) -> None:
+    """Give every claim its latest revision from ``history`` (:func:`read_revisions`); a claim may not carry one
+    both in code (``revision=``) and in the file, and every id of the file must name a claim."""
+    ids = {s.id for s in claims.specs}
+    unknown = sorted(set(history) - ids)
+    if unknown:
+        raise ValueError(f"revisions name unknown claims {unknown}")
+    for s in claims.specs:
+        if s.id in history:
+            if s.revision:
+                raise ValueError(f"claim {s.id}: its revision is given both in code and in the revisions file")
+            s.revision = dict(history[s.id][-1])
+            s.history = [dict(r) for r in history[s.id]]
+
+
 def _line_range(lines) -> tuple:
     lo, hi = (lines, lines) if isinstance(lines, int) else tuple(lines)
     return int(lo), int(hi)
@@ -135,6 +206,7 @@ class ClaimSpec:
     weight: str | None = None
     readings: dict = field(default_factory=dict)
     overlays: tuple = ()
+    history: list = field(default_factory=list)
 
 
 @dataclass
@@ -303,13 +375,19 @@ class Paper:
     def __init__(self, *, key: str, seed_id: str, title: str, claims: Claims, seed: str | Path,
                  package: str | None = None, conventions: Sequence = (), derivations: Sequence[str] = (),
                  mutants: str | None = None, parameters=None, seed_name: str | None = None,
-                 generated_package: str | None = None, fuzz: str | None = None):
+                 generated_package: str | None = None, fuzz: str | None = None, sections: Sequence = (),
+                 revisions: str | None = REVISIONS_FILE):
         for name, v in (("key", key), ("seed_id", seed_id)):
             if not isinstance(v, str) or not KEY_RE.match(v):
                 raise ValueError(f"{name} must match [a-z0-9_-]+, got {v!r}")
         if not isinstance(claims, Claims):
             raise TypeError(f"claims must be a theorycheck.papers.api.Claims, got {type(claims).__name__}")
         self.key, self.seed_id, self.title, self.claims = key, seed_id, title, claims
+        self.sections = tuple(sections)
+        if self.sections:
+            order_by_sections(claims, self.sections)
+        if package and revisions:
+            attach_revisions(claims, read_revisions(package, revisions))
         self.seed, self.package = seed, package
         self.seed_name = seed_name or Path(str(seed)).name
         self.conventions = [(c[0], c[1]) if not isinstance(c, str) else (f"C{i + 1}", c)
