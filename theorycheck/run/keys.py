@@ -4,11 +4,13 @@ A task's key covers
 
 - the task: paper, kind, name, parameter (``repr``), the run's mode and seed;
 - the source of its function (a claim, fixture or stress function, decorators included) — and of every other
-  registered task function it mentions by name;
+  registered task function it uses, a name resolved through the imports to the ``(module, function)`` that defines
+  it (:meth:`theorycheck.provenance.SourceGraph.resolve`; an import or re-export alone is not a use, and a theory
+  function that shares a claim's bare name is not that claim);
 - the static import closure (:class:`theorycheck.provenance.SourceGraph`) of the function's module, of the paper's
   package and of the task executor (:mod:`theorycheck.run.tasks`), within theorycheck and the installed papers'
   packages: the full source of every module in it, except the bodies of the *registered task functions* (claims,
-  fixtures, stress paths of every installed paper) that no other code of the closure mentions — so editing one
+  fixtures, stress paths of every installed paper) that no other code of the closure uses — so editing one
   claim's body changes that claim's key only, while a helper, an engine or a model every claim uses changes them
   all;
 - the data files beside those modules (the seed text; generated code is a module, hence in the closure);
@@ -44,7 +46,7 @@ from ..provenance import SourceGraph, file_digest, root_packages
 __all__ = ["KeyBuilder", "KEY_FORMAT", "environment"]
 
 #: Version of the key recipe (a change of the recipe must never find entries made by another).
-KEY_FORMAT = 1
+KEY_FORMAT = 2
 #: The task executor: its closure is part of every key.
 EXECUTOR = "theorycheck.run.tasks"
 LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "matplotlib", "statsmodels")
@@ -91,6 +93,7 @@ def _registered(paper_list) -> list:
 
 
 def _where(fn) -> tuple | None:
+    """``(module, name, first line)`` of a task function (None: no source to point at)."""
     code = getattr(fn, "__code__", None)
     mod = getattr(fn, "__module__", None)
     return (mod, fn.__name__, code.co_firstlineno) if code is not None and mod else None
@@ -122,21 +125,19 @@ class KeyBuilder:
         return [f for f in self.graph.functions(module) if (module, f.name, f.first) in self._where]
 
     def _kept_names(self, modules) -> set:
-        """Names of registered functions that code outside the registered functions mentions (kept in the module
-        texts), closed under mention: everything else is cut out of the texts."""
-        spans = [s for m in modules for s in self._spans(m)]
+        """The registered functions, as ``(module, name)``, that code outside the registered functions uses (kept in
+        the module texts), closed under use: everything else is cut out of the texts."""
+        spans = {(m, s.name): s for m in modules for s in self._spans(m)}
         refs = set()
         for m in modules:
             refs |= self.graph.refs_outside(m, {s.name for s in self._spans(m)})
         kept: set = set()
-        grow = True
-        while grow:
-            grow = False
-            for s in spans:
-                if s.name in refs and s.name not in kept:
-                    kept.add(s.name)
-                    refs |= s.refs
-                    grow = True
+        todo = [q for q in refs if q in spans]
+        while todo:
+            q = todo.pop()
+            if q not in kept:
+                kept.add(q)
+                todo += [r for r in spans[q].refs if r in spans and r not in kept]
         return kept
 
     # ------------------------------------------------------------------ digests
@@ -145,7 +146,7 @@ class KeyBuilder:
             names = self.graph.closure(modules)
             h = hashlib.sha256()
             for m in names:
-                cut = [(s.first, s.last) for s in self._spans(m) if s.name not in self._kept]
+                cut = [(s.first, s.last) for s in self._spans(m) if (m, s.name) not in self._kept]
                 h.update(f"module {m}\0".encode())
                 h.update(self.graph.text(m, cut).encode())
                 h.update(b"\0")
@@ -166,22 +167,18 @@ class KeyBuilder:
         if own is None:                          # defined by other top-level code: the module text has it
             return {"module": w[0], "name": w[1], "source": None, "mentions": {}}
         doc = {"module": w[0], "name": w[1], "source": lines[own.first - 1:own.last]}    # or the function around it
-        others: dict = {}
-        for m in self.graph.closure([w[0]]):
-            for s in self._spans(m):
-                if s.name not in self._kept and (m, s.first) != (w[0], own.first):
-                    others.setdefault(s.name, []).append((m, s))
-        refs, extra = set(own.refs), {}
-        while True:
-            new = [n for n in refs if n in others and n not in extra]
-            if not new:
-                break
-            for n in new:
-                extra[n] = [{"module": m, "source": self.graph.text(m).splitlines()[s.first - 1:s.last]}
-                            for m, s in others[n]]
-                for _, s in others[n]:
-                    refs |= s.refs
-        doc["mentions"] = dict(sorted(extra.items()))
+        others = {(m, s.name): s for m in self.graph.closure([w[0]]) for s in self._spans(m)
+                  if (m, s.name) not in self._kept and (m, s.first) != (w[0], own.first)}
+        extra: dict = {}
+        todo = [q for q in own.refs if q in others]
+        while todo:
+            q = todo.pop()
+            if q in extra:
+                continue
+            s = others[q]
+            extra[q] = {"module": q[0], "source": self.graph.text(q[0]).splitlines()[s.first - 1:s.last]}
+            todo += [r for r in s.refs if r in others and r not in extra]
+        doc["mentions"] = {f"{m}:{n}": v for (m, n), v in sorted(extra.items())}
         return doc
 
     def keys(self, tasks) -> dict:
