@@ -46,6 +46,7 @@ from ..claims import WEIGHTS, Claim, Clause, Param, SelfCheck, SubClaim
 from .coverage import NOT_A_CLAIM_REASONS, SeedSpan, coverage_report, uncovered_runs
 
 __all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "Mutant", "Baseline", "run_claim",
+           "ConsistencyCheck", "order_by_sections", "read_revisions", "attach_revisions", "REVISIONS_FILE",
            "KEY_RE", "Clause", "Param", "MAX_TITLE"]
 
 KEY_RE = re.compile(r"^[a-z0-9_-]+$")
@@ -83,6 +84,25 @@ class Mutant:
     mistake: str
     claims: tuple
     apply: Callable = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ConsistencyCheck:
+    """A consistency check of a paper's code that the self-test's *engine* mutants may name (an engine mistake — a
+    dropped Isserlis pairing, an unnormalised Hermite polynomial — must show in the papers that use the engine too):
+    ``name`` ``"<paper key>.<what>"``, ``kind`` (``'exact vs Monte Carlo'``, ``'identity'``, ``'limit'``,
+    ``'known value'``), ``fn() -> (passed, statistic, threshold, detail)``. A paper lists them as ``CHECKS`` in the
+    module named by ``Paper(mutants=...)``; :func:`theorycheck.selftest.engine_checks.registered_checks` finds them
+    through the paper registry.
+
+    >>> ConsistencyCheck("x.one", "identity", "1 = 1", lambda: (True, 0.0, 1e-12, "exact")).fn()[0]
+    True
+    """
+
+    name: str
+    kind: str
+    description: str
+    fn: Callable = field(repr=False, compare=False)
 
 
 @dataclass
