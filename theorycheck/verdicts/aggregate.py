@@ -43,13 +43,16 @@ AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent >
 
 
 # --------------------------------------------------------------------------- decision
-def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
+def decide(sc, alpha: float = FAMILY_ALPHA, family: int = 1) -> str:
     """The verdict of one sub-claim once its p-values are adjusted (deterministic ones keep theirs).
 
     Then the caps that no evidence for the statement itself can lift: a comparison whose contenders do not all beat
     the trivial alternative (``sc.trivial``) is at most inconclusive; a refutation that rests on a chosen value
     (``sc.chosen``) is *not reproduced* unless ``sc.extent`` records a search over the whole admissible range of
-    every chosen Param with the failure found throughout."""
+    every chosen Param with the failure found throughout. A vague verb (``details['margin_table']``, see
+    :mod:`theorycheck.verdicts.margins`) is refuted only outside the widest margin of its table at the family's
+    Bonferroni level ``alpha / family`` (Holm keeps every such rejection); a failure at the chosen margin alone is
+    *not reproduced*."""
     if sc.statistical:
         pa = sc.p_adjusted or sc.p_value
         if pa["for"] < alpha:
@@ -67,6 +70,11 @@ def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
             sc.verdict = INCONCLUSIVE
             sc.details["capped"] = ("not every contender beats the trivial alternative by the declared margin: " +
                                     "; ".join(f"{t['contender']} vs {t['trivial']}" for t in losers))
+    if sc.verdict == REFUTED and sc.statistical and sc.details.get("margin_table") and \
+            sc.details["p_outside_widest"] >= alpha / max(1, family):
+        sc.verdict = NOT_REPRODUCED
+        sc.details.update({"capped_margin": "outside the chosen margin, but not significantly outside the widest "
+                                            "admissible margin of the verb", "family": family})
     if sc.verdict == REFUTED and sc.chosen and not extent_covers_chosen(sc):
         sc.verdict = NOT_REPRODUCED
     return sc.verdict
@@ -178,6 +186,12 @@ def _conclusion(sc, alpha) -> str:
         return f" → confirmed (adjusted p(for) {p_value_text(sc, 'for', adjusted=adj)} < α = {alpha})."
     if v == REFUTED:
         return f" → refuted (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha})."
+    if v == NOT_REPRODUCED and sc.details.get("capped_margin"):
+        return (f" → not reproduced: outside the chosen margin (adjusted p(against) "
+                f"{p_value_text(sc, 'against', adjusted=adj)} < α = {alpha}), but not significantly outside the "
+                f"widest admissible margin of '{sc.details['verb']}' (p {fmt(sc.details['p_outside_widest'])} ≥ "
+                f"α/m = {fmt(alpha / max(1, sc.details.get('family', 1)))}); the margin is our choice, so this "
+                "cannot refute.")
     if v == NOT_REPRODUCED:
         return (f" → not reproduced (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha}) "
                 f"under the toolkit's "
@@ -214,9 +228,10 @@ def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SE
     for c, q in zip(checks, holm([c.p_value for c in checks])):
         c.p_adjusted = q
         c.passed = q >= self_alpha
+    family = 2 * len(stat) + len(gaps)
     for c in ledger.claims:
         for s in c.subclaims:
-            decide(s, alpha)
+            decide(s, alpha, family)
             s.reason = explain(s, alpha)
         aggregate(c)
     ledger.decision = {"family_alpha": alpha, "self_check_alpha": self_alpha, "multiplicity": "holm",
