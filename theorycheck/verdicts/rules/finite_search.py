@@ -30,7 +30,8 @@ def search(statement: str, found: int, tried: int, **kw) -> SubClaim:
 
 def explain(sc) -> str:
     d = sc.details
-    return (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" +
+    size = f" (size of the failure: {d['magnitude']})" if d.get("found") and d.get("magnitude") else ""
+    return (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" + size +
             ("" if d.get("found") else " — a finite search cannot prove that none exists"))
 
 
