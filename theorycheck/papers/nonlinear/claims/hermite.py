@@ -9,14 +9,14 @@ import numpy as np
 import sympy as sp
 from scipy import integrate
 
-from ...claims import Clause
-from ...hermite import hermite_coefficients, hermite_h
-from ...verdicts import Estimate, rules, selfcheck
-from ..api import Derivation, Note
-from . import theory as nl
-from .claims_common import g, gauss_E, gauss_E_relu
-from .registry import claims
-from .settings import OFFSET, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....hermite import hermite_coefficients, hermite_h
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Derivation, Note
+from .. import theory as nl
+from ..registry import claims
+from ..settings import OFFSET, RHO, mc_param, params, sizes
+from ._helpers import g, gauss_E, gauss_E_relu
 
 G = nl.G
 

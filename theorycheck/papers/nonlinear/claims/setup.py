@@ -10,16 +10,16 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
-from ...claims import Clause
-from ...models.attention import reduced_features
-from ...models.prompts import draw_tasks
-from ...models.ridge import fit_prefixes, fit_prefixes_factored
-from ...verdicts import rules, selfcheck
-from ..api import Derivation
-from . import theory as nl
-from .claims_common import g, gauss_E, gauss_E_relu
-from .registry import claims
-from .settings import RHO, params
+from ....claims import Clause
+from ....models.attention import reduced_features
+from ....models.prompts import draw_tasks
+from ....models.ridge import fit_prefixes, fit_prefixes_factored
+from ....verdicts import rules, selfcheck
+from ...api import Derivation
+from .. import theory as nl
+from ..registry import claims
+from ..settings import RHO, params
+from ._helpers import g, gauss_E, gauss_E_relu
 
 
 # ================================================================================ overview

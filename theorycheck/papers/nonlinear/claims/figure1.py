@@ -15,15 +15,16 @@ import math
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause, Param
-from ...verdicts import Estimate, rules
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Note
-from . import figures, theory as nl
-from .fixtures import FIG1_TEACHERS, fig1_curves, fig1_normalisations, fig1_teacher, result1_curves
-from .registry import claims
-from .claims_theory import result1_theory, scan_estimates, scan_params
-from .settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes
+from ....claims import Clause, Param
+from ....verdicts import Estimate, rules
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Note
+from .. import theory as nl
+from ..fixtures import FIG1_TEACHERS, fig1_curves, fig1_teacher, result1_curves
+from ..reconciliation import fig1_normalisations
+from ..registry import claims
+from ..settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes
+from ._helpers import plot_fig1, result1_theory, scan_estimates, scan_params
 
 A1SQ = math.exp(-1)                                   # a₁² of sin, exactly e^{-1}
 #: "close" on Figure 1's logarithmic axis: mean |log ratio| over the τ grid within 0.10 (≈ ±10 %).
@@ -250,7 +251,7 @@ def _fig1_figure(ctx, runs, d):
     legend_rho = fig1_teacher("linear-legend")[1]
     theory = {"ρ = 0.447 (= Result 1 ÷ a₁²)": [nl.e_icl_linear(t, 2.0, 2.0, legend_rho) for t in taus],
               "ρ = 0.1": [nl.e_icl_linear(t, 2.0, 2.0, RHO) for t in taus]}
-    ctx.save_figure(*figures.fig1(taus, curves, theory, d, runs["sin"]["trials"].shape[0], A1SQ))
+    ctx.save_figure(*plot_fig1(taus, curves, theory, d, runs["sin"]["trials"].shape[0], A1SQ))
 
 
 @claims.claim("004-fig1-error-bars", lines=(181, 181), weight="supporting",

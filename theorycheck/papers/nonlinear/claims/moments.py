@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause
-from ...gaussian import expect_product
-from ...hermite import hermite_h
-from ...models.attention import reduced_features
-from ...verdicts import Estimate, rules, selfcheck
-from ..api import Derivation
-from . import assumptions, theory as nl
-from .claims_common import g
-from .derivations.nonlinear_moments import polynomial_teacher_moments
-from .generated import nonlinear_moments as NM
-from .registry import claims
-from .settings import RANK, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....gaussian import expect_product
+from ....hermite import hermite_h
+from ....models.attention import reduced_features
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Derivation
+from .. import theory as nl
+from ..derivations.nonlinear_moments import polynomial_teacher_moments
+from ..generated import nonlinear_moments as NM
+from ..registry import claims
+from ..settings import RANK, RHO, mc_param, params, sizes
+from ._helpers import assumption_note, g
 
 
 # ================================================================================ task norms
@@ -208,7 +208,7 @@ def appendix_b_moments(ctx):
                              clauses="c12", scope="exact (SymPy), ℓ = αd")
     yield from _vectorisation(ctx)
     yield from _appendix_b_selfchecks(ctx)
-    yield assumptions.assumption_note("004-appendix-b-moments")
+    yield assumption_note("004-appendix-b-moments")
     for key in ("Euu", "Eus", "Ess", "EyH", "Ehh", "mus"):
         yield Derivation(NM.LATEX[key])
 

@@ -13,52 +13,23 @@ import math
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause
-from ...memo import memoize
-from ...verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation, Note
-from . import assumptions as _assumptions, figures, theory as nl
-from .derivations import nonlinear_a1_zero as A
-from .fixtures import aniso_covariances, result1_curves
-from .generated import nonlinear_a1_zero as NA
-from .generated import nonlinear_moments as NM
-from .registry import claims
-from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes)
-
-#: d of the spectrum at which Result 1's general-covariance form stands for d → ∞: the evenly spaced spectrum (end
-#: points included) converges like 1/d to its continuous-spectrum limit (coefficient ≈ 0.31 at sin, α = κ = τ = 2):
-#: at d = 10⁵ within ≈ 3e-6 of it (measured against d = 4·10⁵), far inside the 5 % margin. Diagonal covariances are
-#: handled as eigenvalue arrays, O(d) per evaluation (the dense d = 4000 form took ≈ 50 s per call).
-ANISO_THEORY_D = 100_000
-
-
-def scan_estimates(samples_per_d):
-    """Per-size Student-t estimates (means, ses, dfs) from a list of per-trial arrays."""
-    ests = [Estimate.from_samples(x) for x in samples_per_d]
-    return [e.mean for e in ests], [e.se for e in ests], [e.df for e in ests]
-
+from ....claims import Clause
+from ....memo import memoize
+from ....verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation, Note
+from .. import theory as nl
+from ..derivations import nonlinear_a1_zero as A
+from ..fixtures import result1_curves
+from ..generated import nonlinear_a1_zero as NA
+from ..generated import nonlinear_moments as NM
+from ..registry import claims
+from ..settings import A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, RESULT1_CONFIGS, RHO, params, sizes
+from ._helpers import (ANISO_THEORY_D, assumption_note, plot_a1zero_extrapolation, plot_result1_extrapolation,
+                       result1_theory, scan_estimates, scan_params)
 
 def _kappa(k) -> str:
     return "∞" if math.isinf(k) else f"{k:g}"
-
-
-def result1_theory(config: str) -> tuple[float, float]:
-    """``(Result 1, the noise-only substitution e_lin(C, ρ_nl))`` of a Result-1 configuration (isotropic C, or the
-    anisotropic misaligned pair of :func:`.fixtures.aniso_covariances` at d = :data:`ANISO_THEORY_D`)."""
-    f, al, ka, tau = RESULT1_CONFIGS[config]
-    rnl = float(nl.rho_nonlinear(f, RHO))
-    if "aniso" not in config:
-        return nl.e_icl_nonlinear(f, tau, al, ka, RHO), nl.e_icl_linear(tau, al, ka, rnl)
-    a1sq = float(nl.teacher_moments(f)["a1"]) ** 2
-    ctr, cte = aniso_covariances(ANISO_THEORY_D)
-    return (nl.e_icl_linear_general(tau, al, ka, rnl, a1sq * ctr, a1sq * cte),
-            nl.e_icl_linear_general(tau, al, ka, rnl, ctr, cte))
-
-
-def scan_params(ctx) -> list:
-    sz, P = sizes(ctx), params(ctx)
-    return [P["rho"], P["ext_ds"], P["lambda0"], mc_param(list(sz["ext_trials"]), sz["ext_ntest"])]
 
 
 # ================================================================================ Result 1
@@ -100,8 +71,8 @@ def result1(ctx, result1_scan):
     panels = {}
     for config, data in result1_curves(result1_scan).items():
         yield from _result1_config(ctx, config, data, panels)
-    ctx.save_figure(*figures.result1_extrapolation(panels, ctx.mode))
-    yield _assumptions.assumption_note("004-result1")
+    ctx.save_figure(*plot_result1_extrapolation(panels, ctx.mode))
+    yield assumption_note("004-result1")
     yield Note("Surrogate: labels a₁xᵀw + ε̃ with Var ε̃ = ρ_nl, simulated with the teacher's random numbers (same "
                "tasks, inputs and standard-normal draws), so teacher − surrogate is a paired difference per trial. "
                "Trivial alternative of every agreement: the noise-only substitution e_lin(C, ρ_nl) (signal covariance "
@@ -217,7 +188,7 @@ def result1_asymptotic_only(ctx, result1_scan):
 
 
 # ================================================================================ the a₁ = 0 branch
-@memoize("papers.nonlinear.claims_theory.a1_zero_derivation", maxsize=1)
+@memoize("papers.nonlinear.claims.results.a1_zero_derivation", maxsize=1)
 def _a1_zero_derivation():
     """``A.derive()`` of :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero` (no arguments,
     deterministic; its SymPy expressions are immutable and only read here): three claims use it, so it is derived
@@ -280,7 +251,7 @@ def a1zero_fixed_point(ctx):
                              [qq * (1 - t) / t if t < 1 else 0.0 for t, qq in pts], atol=1e-9, rtol=0.0)
     yield selfcheck.identity("a1_zero_fixed_point = generated χ₀", [nl.a1_zero_fixed_point(t, 0.5, 0.1) for t, _ in pts],
                              [float(NA.chi0(t, 0.5, 0.1)) for t, _ in pts], rtol=1e-12)
-    yield _assumptions.assumption_note("004-a1zero-fixed-point")
+    yield assumption_note("004-a1zero-fixed-point")
     yield Derivation(NA.LATEX["fixed_point"])
     yield Derivation(NA.LATEX["lam_tilde_limits"])
 
@@ -319,8 +290,8 @@ def a1zero_boxed(ctx, a1zero_scan):
                                    scope=f"actual model, {f} (a₁ = 0), α = {al:g}, κ = {ka:g}, ρ = 0.1, d ∈ "
                                          f"{data['ds']}, finite-size laws {list(FINITE_SIZE_LAWS)}")
             panels[f"{f}, τ = {t:g}"] = {"ds": data["ds"], "teacher": (m, se), "theory": th, "dfs": dfs}
-    ctx.save_figure(*figures.a1zero_extrapolation(panels, ctx.mode))
-    yield _assumptions.assumption_note("004-a1zero-boxed")
+    ctx.save_figure(*plot_a1zero_extrapolation(panels, ctx.mode))
+    yield assumption_note("004-a1zero-boxed")
     yield from _pure_noise_selfchecks(ctx)
     yield Derivation(r"e=\rho_{\rm nl}\frac{\tau(1+\kappa_e)^2}{\tau(1+\kappa_e)^2-1},\ \kappa_e=\tilde\lambda/q"
                      r"\ \xrightarrow{\lambda\to0^+}\ \rho_{\rm nl}\begin{cases}\frac1{1-\tau},&\tau<1\\"

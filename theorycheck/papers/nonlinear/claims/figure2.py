@@ -10,15 +10,15 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 
-from ...claims import Clause
-from ...verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation
-from . import assumptions, figures, theory as nl
-from .claims_theory import scan_estimates
-from .fixtures import fig2_curves
-from .registry import claims
-from .settings import FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation
+from .. import theory as nl
+from ..fixtures import fig2_curves
+from ..registry import claims
+from ..settings import FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS, RHO, mc_param, params, sizes
+from ._helpers import assumption_note, plot_fig2, scan_estimates
 
 #: "equal" for Figure 2's overlay and its finite-size limit: 5 % of the theory's value (the margin of 004-result1)
 MARGIN_REL = 0.05
@@ -174,7 +174,7 @@ def task_diversity_transition(ctx):
                            scope="exact, tanh, ρ = 0.1")
     I = np.ones(200)
     pts = [(1.5, 2.0, k) for k in (0.5, 0.9, 1.5, 4.0)] + [(0.5, 2.0, 2.0)]
-    yield assumptions.assumption_note("004-task-diversity-transition")
+    yield assumption_note("004-task-diversity-transition")
     yield selfcheck.identity("e_lin: isotropic closed form = Silverstein general form at C = I (κ ∈ {0.5, 0.9, 1.5, 4})",
                              [nl.e_icl_linear(t, a, k, RHO) for t, a, k in pts],
                              [nl.e_icl_linear_general(t, a, k, RHO, I, I) for t, a, k in pts], rtol=1e-9)
@@ -245,7 +245,7 @@ def fig2_simulation(ctx, fig2_runs):
     yield rules.superiority("the excess shrinks as α and τ grow: excess(α = 20) − excess(α = 40) > 0 at κ = 4",
                             Estimate.difference(excess[a20], excess[a40]), margin=0.0, clauses="c4",
                             scope="actual model, d = 32, independent runs (Welch)", params=ps)
-    ctx.save_figure(*figures.fig2(list(FIG2_KAPPAS), curves, theory, rnl, RHO, sz["fig2_d"], sz["fig2_trials"]))
+    ctx.save_figure(*plot_fig2(list(FIG2_KAPPAS), curves, theory, rnl, RHO, sz["fig2_d"], sz["fig2_trials"]))
 
 
 @claims.claim("004-floor-finite-kappa", lines=(212, 212), conventions=["C2", "C3"], weight="supporting",
