@@ -3,12 +3,14 @@
 One package of the skeleton's shape (:mod:`theorycheck.papers.skeleton`), one line per room:
 
 - ``seed.txt`` — the seed summary, verbatim (``004_50ac83a765c0b948.txt``);
-- :mod:`.settings` — the conventions C1–C5, the run sizes and the provenance of every value (stated, convention, chosen);
+- :mod:`.settings` — the conventions C1–C5, the run sizes, the provenance of every value (stated, convention,
+  chosen);
 - :mod:`.registry` — ``claims``, the registry every room below registers into;
 - :mod:`.theory` — the mathematics (teachers and Hermite moments, e_ICL and Result 1, the a₁ = 0 branch, the
   simulation of the actual model, Appendix-B samplers, extrapolation) on the engine :mod:`theorycheck.hermite`;
 - :mod:`.derivations` and :mod:`.generated` — the SymPy derivations and the code they generate;
-- :mod:`.reconciliation` — Figure 1's normalisations and the model of its reconciliation (the noise the seed leaves open);
+- :mod:`.reconciliation` — Figure 1's normalisations and the model of its reconciliation (the noise the seed
+  leaves open);
 - :mod:`.fixtures` — the simulations shared between claims (each split into tasks of at most ~30 s);
 - :mod:`.claims` — the claims, one module per section of the seed, in seed order (``SECTIONS``);
 - :mod:`.assumptions` — assumption maps and stress paths of Result 1, the a₁ = 0 branch, Lemma 1 and the transition;

@@ -9,10 +9,11 @@ do not contain the teacher where two teachers must share random numbers (paired 
 No task runs longer than about 30 s at paper scale on two cores (issue 23): Figure 1's runs are split into
 :data:`~.settings.FIG1_BATCHES` batches of trials (each batch its own seed, shared by the three teachers: the trials
 of one batch stay paired), Figure 2's runs into one task per (α, κ) (each point had its own seed already),
-Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`) and the runs at the two
-stated noises (:func:`fig1_stated`), Result 1's d-scan into one task per (configuration, d) (each size had its own
-seed already: the numbers are unchanged), the effective-rank simulations into one task per covariance pair
-(:func:`rank_runs`: the four shared one seed already).
+Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`; its normalisations, target
+and model are declared in :mod:`.reconciliation`) and the runs at the two stated noises (:func:`fig1_stated`),
+Result 1's d-scan into one task per (configuration, d) (each size had its own seed already: the numbers are
+unchanged), the effective-rank simulations into one task per covariance pair (:func:`rank_runs`: the four shared one
+seed already).
 """
 from __future__ import annotations
 
