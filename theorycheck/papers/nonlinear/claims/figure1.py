@@ -15,15 +15,16 @@ import math
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause, Param
-from ...verdicts import Estimate, rules
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Note
-from . import figures, theory as nl
-from .fixtures import FIG1_TEACHERS, fig1_curves, fig1_normalisations, fig1_teacher, result1_curves
-from .registry import claims
-from .claims_theory import result1_theory, scan_estimates, scan_params
-from .settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes
+from ....claims import Clause, Param
+from ....verdicts import Estimate, rules
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Note
+from .. import theory as nl
+from ..fixtures import FIG1_TEACHERS, fig1_curves, fig1_teacher, result1_curves
+from ..reconciliation import fig1_normalisations
+from ..registry import claims
+from ..settings import FIG1, FIG1_STATED_NOISES, FIG1_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes
+from ._helpers import plot_fig1, result1_theory, scan_estimates, scan_params
 
 A1SQ = math.exp(-1)                                   # a₁² of sin, exactly e^{-1}
 #: "close" on Figure 1's logarithmic axis: mean |log ratio| over the τ grid within 0.10 (≈ ±10 %).
@@ -123,10 +124,7 @@ _SIZES = (r"固定 $d=64$、$\alpha=2$、$\kappa=2$、$C_{\mathrm{train}}=C_{\ma
               title="Figure 1's sizes: context length and number of tasks both 128",
               clauses=[Clause("c1", r"固定 $d=64$、$\alpha=2$、$\kappa=2$、$C_{\mathrm{train}}=C_{\mathrm{test}}=I_d$;",
                               "condition", asserted=False),
-                       Clause("c2", "因此上下文长度与任务数均为 128。", "number")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the quote is the whole sentence, the stated setting a non-voting "
-                               "condition; decided by the reproduction rule."})
+                       Clause("c2", "因此上下文长度与任务数均为 128。", "number")])
 def fig1_sizes(ctx):
     """With d = 64, α = 2, κ = 2 the context length and the number of tasks are both 128."""
     d = FIG1["d"]
@@ -137,10 +135,7 @@ def fig1_sizes(ctx):
 @claims.claim("004-fig1-legend-noise", lines=(178, 178), conventions=["C2"], weight="supporting",
               title="The legend's noise 0.447 is the equivalent-noise prediction ρ_nl/a₁² of sin",
               clauses=[Clause("c1", r"噪声调整后的线性目标$\boldsymbol w^{\top}\boldsymbol x$", asserted=False),
-                       Clause("c2", "$0.447$", "number"), Clause("c3", "对照等效噪声预测")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the row's role ('against the equivalent-noise prediction') is its "
-                               "own clause, tested as an identity of Result 1 ÷ a₁² with the linear error at 0.447."})
+                       Clause("c2", "$0.447$", "number"), Clause("c3", "对照等效噪声预测")])
 def fig1_legend_noise(ctx):
     """The noise-adjusted linear teacher of the legend has noise 0.447: the equivalent-noise prediction
     ρ_nl/a₁² for sin at ρ = 0.1."""
@@ -156,13 +151,7 @@ def fig1_legend_noise(ctx):
               title="The original-noise linear teacher shows the gap the extra residual causes",
               clauses=[Clause("c1", r"原噪声线性目标$\boldsymbol w^{\top}\boldsymbol x$$0.1$", asserted=False),
                        Clause("c2", "展示额外残差造成的差距")],
-              readings=dict(RAW_RULED_OUT),
-              revision={"previous": "inconclusive",
-                        "why": "re-audit (issue 21 item 7): raw MSE was ruled out as a reading by the previous "
-                               "revision note yet voted ('raw MSE → not reproduced'); it is now declared ruled out "
-                               "before the data (seed line 190) and does not vote; readings are no longer selected by "
-                               "the reconciliation (data). Added: the gap's size against the one the extra residual "
-                               "predicts (Result 1: e_lin at 0.447 vs 0.1)."})
+              readings=dict(RAW_RULED_OUT))
 def fig1_gap(ctx, fig1_runs):
     """The original-noise linear teacher (ρ = 0.1) shows the gap the extra residual causes: the nonlinear
     teacher's error lies above it, by about what the extra noise 0.447 − 0.1 predicts."""
@@ -192,14 +181,7 @@ _SHAPE = "原图展示非线性点与噪声调整后的线性点接近,二者都
               title="Figure 1: sin points close to the noise-adjusted linear points, peaking near τ ≈ 1",
               clauses=[Clause("c1", "原图展示非线性点与噪声调整后的线性点接近"),
                        Clause("c2", r"二者都在 $\tau\approx1$ 附近出现高误差"), Clause("c3", "并在右侧下降")],
-              readings=dict(RAW_RULED_OUT),
-              revision={"previous": "inconclusive",
-                        "why": "re-audit (issue 21 items 3, 7): raw MSE is declared ruled out before the data (seed "
-                               "line 190) and no longer votes — it decided the previous verdict although the revision "
-                               "note had excluded it; the ÷ a₁² and ÷ E[y²] readings give the same estimate and are one "
-                               "reading. Closeness now has its trivial alternative, the original-noise teacher the "
-                               "sentence contrasts with (it must be farther by the closeness margin); the peak and "
-                               "the fall are decided at a declared τ resolution."})
+              readings=dict(RAW_RULED_OUT))
 def fig1_shape(ctx, fig1_runs, fig1_reconcile):
     """Figure 1 (d = 64, α = κ = 2): the nonlinear points lie close to the noise-adjusted linear points — much
     closer than to the original-noise ones; both have high error near τ ≈ 1 and fall to its right."""
@@ -250,7 +232,7 @@ def _fig1_figure(ctx, runs, d):
     legend_rho = fig1_teacher("linear-legend")[1]
     theory = {"ρ = 0.447 (= Result 1 ÷ a₁²)": [nl.e_icl_linear(t, 2.0, 2.0, legend_rho) for t in taus],
               "ρ = 0.1": [nl.e_icl_linear(t, 2.0, 2.0, RHO) for t in taus]}
-    ctx.save_figure(*figures.fig1(taus, curves, theory, d, runs["sin"]["trials"].shape[0], A1SQ))
+    ctx.save_figure(*plot_fig1(taus, curves, theory, d, runs["sin"]["trials"].shape[0], A1SQ))
 
 
 @claims.claim("004-fig1-error-bars", lines=(181, 181), weight="supporting",
@@ -278,9 +260,7 @@ _SIN = ("对 $f(g)=\\sin g$、$\\rho=0.1$,从论文定义直接算得\n\n"
                        Clause("c2", r"$$ a_1=e^{-1/2},\quad a_1^2=e^{-1}\approx0.367879,\quad", "number"),
                        Clause("c3", r"\mathbb E[\sin^2g]=\frac{1-e^{-2}}2\approx0.432332, $$", "number"),
                        Clause("c4", r"$$ \rho_{\mathrm{nonlinear}}\approx0.164453,\qquad", "number"),
-                       Clause("c5", r"\frac{\rho_{\mathrm{nonlinear}}}{a_1^2}\approx0.447029. $$", "number")],
-              revision={"previous": "confirmed", "why": "re-audit (issue 21): the quote starts at the sentence that "
-                        "states the setting (line 183); each number its own clause."})
+                       Clause("c5", r"\frac{\rho_{\mathrm{nonlinear}}}{a_1^2}\approx0.447029. $$", "number")])
 def sin_numbers(ctx):
     """For f = sin, ρ = 0.1: a₁ = e^{-1/2}, a₁² = e^{-1} ≈ 0.367879, E[sin² g] = (1 − e^{-2})/2 ≈ 0.432332,
     ρ_nl ≈ 0.164453, ρ_nl/a₁² ≈ 0.447029."""
@@ -307,12 +287,7 @@ _CAPTION_FRAGMENT = ("$0.447$ 对应将一阶信号归一为单位强度之后�
               clauses=[Clause("c1", "$0.447$ 对应将一阶信号归一为单位强度之后的噪声方差。"),
                        Clause("c2", r"而 PDF p. 3 的 Fig. 1 说明文字写成 $(a_1^2+\rho_{\mathrm{nonlinear}})/a_1^2$,代入会得到 "
                                     r"$1.447029$;", "number"),
-                       Clause("c3", "这个量是归一化标签总二阶矩,与图例噪声方差相差 1。")],
-              revision={"previous": "inconsistent",
-                        "why": "re-audit (issue 21): clauses declared; raw MSE is a ruled-out reading (seed line 190); "
-                               "the caption's 1.447 is tested as what the sentence says it is not — the noise that "
-                               "makes the curves coincide — by a two-sided difference; the decisive numbers (0.447, "
-                               "1.447, the simulated log ratios at both) are in the sub-claims themselves."})
+                       Clause("c3", "这个量是归一化标签总二阶矩,与图例噪声方差相差 1。")])
 def fig1_caption_vs_legend(ctx, fig1_stated):
     """0.447 is the noise variance after normalising the first-order signal to unit strength (the noise at which a
     linear teacher coincides with the normalised sin teacher); the caption's (a₁² + ρ_nl)/a₁² = 1.447029 is the
@@ -359,13 +334,7 @@ def fig1_caption_vs_legend(ctx, fig1_stated):
                        Clause("c2", "图轴和图注没有说明是否进行了这一归一化。"),
                        Clause("c3", "故原图的重合应理解为作者展示的等效比较,不能据此断言两个原始教师在未缩放的 MSE 下直接相等。",
                               "inference"),
-                       Clause("c4", "主结果 Eq. (9) 本身已明确要求同时缩放协方差,是更清楚的结论表述。", asserted=False)],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clause by clause. The equivariance is exact only above the "
-                               "interpolation threshold (n > p, unique fit); below it the minimum-norm fit weights the "
-                               "A and b blocks differently and the MSE scales by 1/a₁² within 2 % (tested at random "
-                               "inputs on both sides). 'The axis and caption do not say' cannot be checked without the "
-                               "figure: underspecified."})
+                       Clause("c4", "主结果 Eq. (9) 本身已明确要求同时缩放协方差,是更清楚的结论表述。", asserted=False)])
 def fig1_normalisation(ctx, fig1_runs):
     """Rescaling the nonlinear labels by 1/a₁ rescales the MSE by 1/a₁² (exactly above the interpolation threshold,
     within 2 % below it); the axis and caption do not say whether that was done; so the overlap is the authors'

@@ -1,16 +1,20 @@
-"""Fault-injection mutants of paper 004: realistic mistakes in the theory (:mod:`.theory`) and the models.
+"""Fault-injection mutants of paper 004: realistic mistakes in the theory (:mod:`..theory`), the models and the
+claims' own arithmetic.
 
 Each must change a listed claim's verdict (or a sub-claim's), fail one of its self-checks, or raise, at quick
 sizes with the fixed self-test seed (:func:`theorycheck.selftest.run_paper_mutants`). The first four are the
 previous catalogue's (``theorycheck.selftest.legacy``, section "nonlinear"); κ → 2κ in the linear ICL error
 escaped it and is caught now; the model mutants exercise the simulator's self-checks.
 
-Each patches a function in the module that defines it (:mod:`.theory.teachers`, :mod:`.theory.icl`,
-:mod:`.theory.a1zero`, :mod:`.theory.simulate`, :mod:`theorycheck.models`) — where the logic lives, a private
-implementation behind a validating public function when there is one (``icl._linear_error``,
-``simulate._run_sweep``), so that every route to it carries the mistake; the self-test's
-:meth:`~theorycheck.selftest.Patcher.replace` rebinds every other binding of the same function too (the theory
-package's re-exports, the modules that import it by name), so the claims see the mistake wherever they look it up.
+Every mutant wraps the real function (``orig = mod.f``; the mistake is applied to what ``orig`` returns or to
+the arguments it is given), so that no copy of a formula can drift from it. Each patches the function in the
+module that defines it (:mod:`..theory.teachers`, :mod:`..theory.icl`, :mod:`..theory.a1zero`,
+:mod:`..theory.simulate`, :mod:`theorycheck.models`, :mod:`..fixtures`, :mod:`..reconciliation`, the claims'
+shared helpers :data:`HELPERS`) — where the logic lives, a private implementation behind a validating public
+function when there is one (``icl._linear_error``, ``simulate._run_sweep``), so that every route to it carries
+the mistake; the self-test's :meth:`~theorycheck.selftest.Patcher.replace` rebinds every other binding of the same
+function too (the theory package's re-exports, the modules that import it by name), so the claims see the mistake
+wherever they look it up.
 """
 from __future__ import annotations
 
@@ -18,10 +22,13 @@ import dataclasses
 
 import math
 
-from ...models import attention, prompts, ridge
-from ..api import Mutant
-from . import claims_theory, fixtures
-from .theory import a1zero, icl, simulate, teachers
+from ....models import attention, prompts, ridge
+from ...api import Mutant
+from .. import fixtures, reconciliation
+from ..theory import a1zero, icl, simulate, teachers
+
+#: the module of the claims' shared helpers (private to the claims package: named, not imported)
+HELPERS = "theorycheck.papers.nonlinear.claims._helpers"
 
 
 def _omit_m0(p):
@@ -47,9 +54,11 @@ def _swap_branches(p):
 
     def pure_noise_error(s):
         tau, rho_nl = s.tau, s.rho
+        e = orig(s)
         if s.lam == 0 and tau != 1 and rho_nl != 0:
-            return float(rho_nl) * tau / (tau - 1) if tau < 1 else float(rho_nl) / (1 - tau)   # BUG: swapped
-        return orig(s)
+            # BUG: swapped — ρ_nl τ/(τ − 1) = −τ·ρ_nl/(1 − τ) below τ = 1, ρ_nl/(1 − τ) = −(ρ_nl τ/(τ − 1))/τ above
+            return -tau * e if tau < 1 else -e / tau
+        return e
     p.replace(a1zero, "pure_noise_error", pure_noise_error)
 
 
@@ -113,12 +122,10 @@ def _error_drops_noise(p):
 
 
 def _trivial_is_contender(p):
-    orig = claims_theory.result1_theory
-
     def result1_theory(config):
         th, _ = orig(config)
         return th, th                          # BUG: the trivial alternative (noise-only) computed as Result 1 itself
-    p.replace(claims_theory, "result1_theory", result1_theory)
+    orig = p.replace(HELPERS, "result1_theory", result1_theory)
 
 
 def _fig2_tau_is_alpha(p):
@@ -133,14 +140,14 @@ def _fig2_tau_is_alpha(p):
 
 
 def _fig1_divides_by_a1(p):
-    orig = fixtures.fig1_normalisations
+    orig = reconciliation.fig1_normalisations
 
     def fig1_normalisations():
         out = orig()
         c_sin, c_lin = out["MSE ÷ a₁²"]
         out["MSE ÷ a₁²"] = (math.sqrt(c_sin), c_lin)       # BUG: the sin MSE divided by a₁, not a₁²
         return out
-    p.replace(fixtures, "fig1_normalisations", fig1_normalisations)
+    p.replace(reconciliation, "fig1_normalisations", fig1_normalisations)
 
 
 MUTANTS = [

@@ -9,14 +9,14 @@ import numpy as np
 import sympy as sp
 from scipy import integrate
 
-from ...claims import Clause
-from ...hermite import hermite_coefficients, hermite_h
-from ...verdicts import Estimate, rules, selfcheck
-from ..api import Derivation, Note
-from . import theory as nl
-from .claims_common import g, gauss_E, gauss_E_relu
-from .registry import claims
-from .settings import OFFSET, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....hermite import hermite_coefficients, hermite_h
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Derivation, Note
+from .. import theory as nl
+from ..registry import claims
+from ..settings import OFFSET, RHO, mc_param, params, sizes
+from ._helpers import g, gauss_E, gauss_E_relu
 
 G = nl.G
 
@@ -30,13 +30,7 @@ G = nl.G
                        Clause("c3", r"其中 $h_0(g)=1$、$h_1(g)=g$、$h_2(g)=(g^2-1)/\sqrt2$"),
                        Clause("c4", r"并且 $\mathbb E[h_m(g)h_j(g)]=\delta_{mj}$。所以", "quantifier"),
                        Clause("c5", r"$$ a_1=\mathbb E[g f(g)],"),
-                       Clause("c6", r"\qquad \mathbb E[f(g)^2]=\sum_m a_m^2. $$", "quantifier")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the universal clauses are decided for every index and every f of "
-                               "a dense class — orthonormality for all m, j through the generating function "
-                               "exp(tg − t²/2) (exact), a₁ = E[g f] for an undefined f, Parseval exactly on every "
-                               "polynomial of degree ≤ 8 and on the exponential family (dense in L²(γ)) — instead of "
-                               "m, j ≤ 4 and two examples."})
+                       Clause("c6", r"\qquad \mathbb E[f(g)^2]=\sum_m a_m^2. $$", "quantifier")])
 def hermite_basis(ctx):
     """Orthonormal Hermite basis: h₀ = 1, h₁ = g, h₂ = (g² − 1)/√2, E[h_m h_j] = δ_mj for all m, j; a₁ = E[g f(g)]
     and E[f(g)²] = Σ a_m² (Parseval)."""
@@ -99,12 +93,7 @@ _TABLE_CLAUSES = [
 
 @claims.claim("004-teaching-table", lines=(93, 101), conventions=["C1"], weight="supporting",
               title="Teaching table: a₁ and residual energy of g, g² − 1, g³ and a constant",
-              clauses=_TABLE_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): every row's third column (what the predictor can use) is now "
-                               "tested too — the residual of g³ is g³ − 3g, orthogonal to g; a constant is not "
-                               "fitted by a query-linear predictor — and 'not the local derivative at zero' is "
-                               "decided by the g³ counterexample (a₁ = 3, f′(0) = 0)."})
+              clauses=_TABLE_CLAUSES)
 def teaching_table(ctx):
     """a₁ and the non-first-order energy Σ_{m≠1} a_m² = E[f²] − a₁²: g → 1, 0; g² − 1 → 0, 2; g³ → 3, 6 (residual
     g³ − 3g, orthogonal to g); a constant c → 0, c² (no query intercept). a₁ is the Gaussian correlation with g,
@@ -146,11 +135,7 @@ _RHO_FRAGMENT = ("$$ \\rho_f=\\rho+\\sum_{m\\ge0}a_m^2 =\\rho+\\mathbb E[f(g)^2]
               clauses=[Clause("c1", r"$$ \rho_f=\rho+\sum_{m\ge0}a_m^2 =\rho+\mathbb E[f(g)^2], \qquad"),
                        Clause("c2", r"\rho_{\mathrm{nonlinear}}=\rho+\sum_{m\ne1}a_m^2 =\rho_f-a_1^2. $$"),
                        Clause("c3", r"$\rho_f$ 是标签的总二阶矩;"),
-                       Clause("c4", r"若 $a_0\ne0$,它不是中心化方差。", "condition")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared and each decided by its own identities; the "
-                               "centred-variance clause checked for the two a₀ ≠ 0 teachers and, as the condition "
-                               "says, equal when a₀ = 0 (sin)."})
+                       Clause("c4", r"若 $a_0\ne0$,它不是中心化方差。", "condition")])
 def rho_definitions(ctx):
     """ρ_f = ρ + Σ_{m≥0} a_m² = ρ + E[f²] is the label second moment E[y²]; ρ_nl = ρ + Σ_{m≠1} a_m² = ρ_f − a₁²;
     when a₀ ≠ 0, ρ_f is not the centred label variance (and it is when a₀ = 0)."""
@@ -205,11 +190,7 @@ def _rho_quadrature_selfcheck():
                        "不只是二阶及更高阶模态。",
               title="ρ_nl counts the m = 0 mode: a constant part of the teacher acts as noise",
               clauses=[Clause("c1", r"$\rho_{\mathrm{nonlinear}}$ 则是观测噪声与线性预测器不可利用部分的总平方能量。"),
-                       Clause("c2", "其求和包括 $m=0$,不只是二阶及更高阶模态。")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; the simulation's parameters carry their "
-                               "provenance (the offset c is an instance of the statement; α, κ, τ and d chosen); the "
-                               "Monte Carlo size is convention C5."})
+                       Clause("c2", "其求和包括 $m=0$,不只是二阶及更高阶模态。")])
 def rho_nl_includes_m0(ctx):
     """ρ_nl is the total energy of the noise and of the part the query-linear predictor cannot use; its sum
     includes m = 0 (the mean a₀ = E f), not only m ≥ 2: a constant part of the teacher acts as noise."""
@@ -246,11 +227,7 @@ def rho_nl_includes_m0(ctx):
               fragment="将这些部分称作“等效噪声”,指它们在所研究的渐近误差公式中发挥的作用,不表示原始非线性残差与输入统计独立。",
               title="'Equivalent noise' names a role in the formula, not independence from the input",
               clauses=[Clause("c1", "将这些部分称作“等效噪声”,指它们在所研究的渐近误差公式中发挥的作用", asserted=False),
-                       Clause("c2", "不表示原始非线性残差与输入统计独立")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the naming clause is a definition of a word (not asserted; its "
-                               "content, the role in the formula, is Result 1); the dependence is certified by a "
-                               "non-zero covariance for three teachers."})
+                       Clause("c2", "不表示原始非线性残差与输入统计独立")])
 def residual_not_independent(ctx):
     """'Equivalent noise' describes the role in the asymptotic error formula only: the nonlinear residual
     r(g) = f(g) − a₁g is uncorrelated with g but not independent of it."""

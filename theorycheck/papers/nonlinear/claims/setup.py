@@ -10,16 +10,16 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize_scalar
 
-from ...claims import Clause
-from ...models.attention import reduced_features
-from ...models.prompts import draw_tasks
-from ...models.ridge import fit_prefixes, fit_prefixes_factored
-from ...verdicts import rules, selfcheck
-from ..api import Derivation
-from . import theory as nl
-from .claims_common import g, gauss_E, gauss_E_relu
-from .registry import claims
-from .settings import RHO, params
+from ....claims import Clause
+from ....models.attention import reduced_features
+from ....models.prompts import draw_tasks
+from ....models.ridge import fit_prefixes, fit_prefixes_factored
+from ....verdicts import rules, selfcheck
+from ...api import Derivation
+from .. import theory as nl
+from ..registry import claims
+from ..settings import RHO, params
+from ._helpers import g, gauss_E, gauss_E_relu
 
 
 # ================================================================================ overview
@@ -42,14 +42,7 @@ _FLOOR = "预训练序列更多、上下文更长、训练任务更多,可以改
               clauses=[Clause("c1", "预训练序列更多、上下文更长、训练任务更多,可以改善一阶分量的估计"),
                        Clause("c2", "却不能消除当前预测器无法表达的非线性残差")],
               readings={"monotone: more of each never hurts": "ruled out: 可以 (can) states that more data is able "
-                        "to improve the estimate, not that every increase does"},
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clause by clause. 'can improve' is decided on fine grids (ln α, "
-                               "ln κ, ln τ to 0.05) with the optimum context length found by optimisation; the "
-                               "monotone reading is shown, not voting — a search finds that longer contexts raise the "
-                               "error beyond an optimal α when κ ≲ 2 (Result 1 is not monotone in α). 'cannot "
-                               "remove' is an exact lower bound over every predictor linear in the query (SymPy), "
-                               "not only the Result-1 grid."})
+                        "to improve the estimate, not that every increase does"})
 def floor(ctx):
     """More pretraining sequences (τ), longer contexts (α) and more tasks (κ) can lower the estimation error of the
     first-order component (Result 1), but no predictor linear in the query goes below ρ_nl: e_ICL > ρ_nl at every
@@ -157,13 +150,7 @@ def _floor_monotone_search(ps):
                        Clause("c7", "三种比例不能互相替代", "negative"),
                        Clause("c8", r"例如增加同一批任务的训练序列会增大 $\tau$,却不增加 $\kappa$"),
                        Clause("c9", r"主分析取 $d\to\infty$,同时保持 $\alpha,\kappa,\tau$ 为常数量级", asserted=False),
-                       Clause("c10", "(Eq. (3),PDF p. 2。)", asserted=False)],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): 'the three ratios cannot replace one another' is a negative, "
-                               "which computation can only scope (searches over the other ratios find no "
-                               "substitute): at most inconclusive. The example (more sequences of the same tasks) is "
-                               "now tested on the model's sampler, and the role of λ (it controls the interpolation "
-                               "behaviour) as an exact contrast."})
+                       Clause("c10", "(Eq. (3),PDF p. 2。)", asserted=False)])
 def scalings(ctx):
     """α = ℓ/d, κ = k/d, τ = n/d² are distinct ratios; the predictor has about d² parameters (exactly d(d+1)); λ
     controls the interpolation behaviour; the ratios cannot replace one another — more sequences of the same tasks
@@ -227,12 +214,7 @@ _PRED_CLAUSES = [
 
 @claims.claim("004-predictor-and-ridge", lines=(65, 81), conventions=["C3"], weight="supporting",
               title="The predictor x_testᵀ(Au + sb), linear in the query, fitted by ridge (Eq. 6)",
-              clauses=_PRED_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; 'no intercept' and 's cannot output a constant "
-                               "bias' are exact identities for every Γ and every context (SymPy); the λ → 0 limit is "
-                               "tested on the model's own Kronecker features at random inputs, below and above the "
-                               "interpolation threshold."})
+              clauses=_PRED_CLAUSES)
 def predictor_and_ridge(ctx):
     """u = (d/ℓ)Σ y_i x_i, s = (1/ℓ)Σ y_i², H = x_test[uᵀ, s], ŷ = ⟨Γ, H⟩_F = x_testᵀ(Au + sb): linear in the
     query with no intercept (s cannot add a constant); Γ by ridge regression Eq. (6), ridgeless as the λ → 0 limit

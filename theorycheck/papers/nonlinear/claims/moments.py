@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause
-from ...gaussian import expect_product
-from ...hermite import hermite_h
-from ...models.attention import reduced_features
-from ...verdicts import Estimate, rules, selfcheck
-from ..api import Derivation
-from . import assumptions, theory as nl
-from .claims_common import g
-from .derivations.nonlinear_moments import polynomial_teacher_moments
-from .generated import nonlinear_moments as NM
-from .registry import claims
-from .settings import RANK, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....gaussian import expect_product
+from ....hermite import hermite_h
+from ....models.attention import reduced_features
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Derivation
+from .. import theory as nl
+from ..derivations.nonlinear_moments import polynomial_teacher_moments
+from ..generated import nonlinear_moments as NM
+from ..registry import claims
+from ..settings import RANK, RHO, mc_param, params, sizes
+from ._helpers import assumption_note, g
 
 
 # ================================================================================ task norms
@@ -27,10 +27,7 @@ from .settings import RANK, RHO, mc_param, params, sizes
                                     r"$\mathcal N(0,\|\boldsymbol w\|^2/d)$,方差并不自动等于 1。"),
                        Clause("c2", r"令 $\sigma_{\boldsymbol w}=\|\boldsymbol w\|^2/d$,对高斯任务有", asserted=False),
                        Clause("c3", r"$$ \mathbb E[\sigma_{\boldsymbol w}]=\frac{\operatorname{tr}(C)}d, \qquad"),
-                       Clause("c4", r"\operatorname{Var}(\sigma_{\boldsymbol w}) =\frac{2\operatorname{tr}(C^2)}{d^2}. $$")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; the moment identities are exact for a symbolic "
-                               "3×3 covariance (was 2×2) — the Isserlis pairings do not depend on d."})
+                       Clause("c4", r"\operatorname{Var}(\sigma_{\boldsymbol w}) =\frac{2\operatorname{tr}(C^2)}{d^2}. $$")])
 def task_norm_variance(ctx):
     """For fixed w, xᵀw ~ N(0, ‖w‖²/d) exactly (variance not automatically 1); σ_w = ‖w‖²/d has
     E[σ_w] = tr(C)/d and Var(σ_w) = 2 tr(C²)/d² for Gaussian tasks w ~ N(0, C)."""
@@ -75,13 +72,7 @@ _RANK_CLAUSES = [
 
 @claims.claim("004-effective-rank", lines=(119, 123), conventions=["C2", "C4"], weight="supporting", needs=("rank_runs",),
               title="Result 1 needs tr C = d and tr C² = o(d²), for training and test tasks alike",
-              clauses=_RANK_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the quote now starts at line 119 ('therefore Result 1 requires, "
-                               "for the training and the test covariance'); the condition is audited for each "
-                               "covariance separately (rank-1 training tasks only, rank-1 test tasks only, both) "
-                               "by a two-sided difference from the isotropic deviation with the 5 % margin of "
-                               "004-result1, besides the exact identities and the floor of fixed-rank tasks."})
+              clauses=_RANK_CLAUSES)
 def effective_rank(ctx, rank_runs):
     """Result 1 needs tr C = d (E σ_w = 1: the signal strength) and tr C² = o(d²) (Var σ_w = 2/r_eff → 0: the
     norm fluctuation vanishes) for both the training and the test covariance; r_eff must diverge, and putting the
@@ -164,12 +155,7 @@ _APPB_CLAUSES = [
 
 @claims.claim("004-appendix-b-moments", lines=(127, 136), conventions=["C1", "C2"], weight="supporting",
               title="Appendix B: only a₁ enters E[u | w]; the leading second moments of the features",
-              clauses=_APPB_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; 'only the first Hermite coefficient' is decided "
-                               "for every polynomial teacher of degree ≤ 7 at once (symbolic coefficients); the "
-                               "vectorisation remark as an exact permutation identity on the model's feature map; the "
-                               "ρ_f/α remark as an exact decrease in α."})
+              clauses=_APPB_CLAUSES)
 def appendix_b_moments(ctx):
     """E[yx | w] ≈ a₁w/d and E[u | w] ≈ a₁w (only the first Hermite coefficient); E[y² | w] ≈ ρ_f;
     E[y_test H | w] ≈ (1/d)[a₁² wwᵀ, a₁ρ_f w]; E[hhᵀ | w] ≈ (1/d) I_d ⊗ [[ρ_f/α I + a₁² wwᵀ, a₁ρ_f w],
@@ -208,7 +194,7 @@ def appendix_b_moments(ctx):
                              clauses="c12", scope="exact (SymPy), ℓ = αd")
     yield from _vectorisation(ctx)
     yield from _appendix_b_selfchecks(ctx)
-    yield assumptions.assumption_note("004-appendix-b-moments")
+    yield assumption_note("004-appendix-b-moments")
     for key in ("Euu", "Eus", "Ess", "EyH", "Ehh", "mus"):
         yield Derivation(NM.LATEX[key])
 

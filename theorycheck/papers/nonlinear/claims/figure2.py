@@ -10,15 +10,15 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 
-from ...claims import Clause
-from ...verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation
-from . import assumptions, figures, theory as nl
-from .claims_theory import scan_estimates
-from .fixtures import fig2_curves
-from .registry import claims
-from .settings import FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS, RHO, mc_param, params, sizes
+from ....claims import Clause
+from ....verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation
+from .. import theory as nl
+from ..fixtures import fig2_curves
+from ..registry import claims
+from ..settings import FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS, RHO, mc_param, params, sizes
+from ._helpers import assumption_note, plot_fig2, scan_estimates
 
 #: "equal" for Figure 2's overlay and its finite-size limit: 5 % of the theory's value (the margin of 004-result1)
 MARGIN_REL = 0.05
@@ -93,11 +93,7 @@ def _fig2_finite_size(ctx, curves, finite):
                        Clause("c3", r"$\alpha$$\ell=\alpha d$$\tau$$n=\tau d^2$", asserted=False),
                        Clause("c4", "206401010,240", "number"), Clause("c5", "401,2802020,480", "number"),
                        Clause("c6", "这张表由图注比例换算而来。", asserted=False),
-                       Clause("c7", "两条曲线的比较同时增加了上下文长度和预训练序列数,不能归因于单独增加上下文。", "inference")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21, issue 24 item 4): a title of its own (it was cut from the "
-                               "statement); clauses declared; the confound is decided by both one-factor changes of "
-                               "Result 1 and by how much of the gap each explains."})
+                       Clause("c7", "两条曲线的比较同时增加了上下文长度和预训练序列数,不能归因于单独增加上下文。", "inference")])
 def fig2_table(ctx):
     """Figure 2: d = 32, tanh, ρ = 0.1, τ = α/2; α = 20: ℓ = 640, τ = 10, n = 10,240; α = 40: ℓ = 1,280, τ = 20,
     n = 20,480. The two curves change context length and pretraining size together, so their gap cannot be
@@ -131,11 +127,7 @@ _TD_CLAUSES = [
 
 @claims.claim("004-task-diversity-transition", lines=(208, 210), conventions=["C2", "C3"], weight="main",
               title="Task-diversity transition at κ = rank(C_train)/d; the floor ρ_nl beyond it",
-              clauses=_TD_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the transition is located by root finding to 1e-3 in κ (C = I and "
-                               "rank(C)/d = 1/2) instead of read off two grid points; 'generalises the first-order "
-                               "rule to new tasks' carries its trivial alternative (predicting zero, E[y²] = ρ_f)."})
+              clauses=_TD_CLAUSES)
 def task_diversity_transition(ctx):
     """As α, τ → ∞ with τ ∝ α there is a task-diversity transition at κ = rank(C_train)/d (κ = 1 for C = I): with
     few tasks the error stays above ρ_nl; with κ > 1 the first-order rule generalises (the error beats predicting zero
@@ -174,7 +166,7 @@ def task_diversity_transition(ctx):
                            scope="exact, tanh, ρ = 0.1")
     I = np.ones(200)
     pts = [(1.5, 2.0, k) for k in (0.5, 0.9, 1.5, 4.0)] + [(0.5, 2.0, 2.0)]
-    yield assumptions.assumption_note("004-task-diversity-transition")
+    yield assumption_note("004-task-diversity-transition")
     yield selfcheck.identity("e_lin: isotropic closed form = Silverstein general form at C = I (κ ∈ {0.5, 0.9, 1.5, 4})",
                              [nl.e_icl_linear(t, a, k, RHO) for t, a, k in pts],
                              [nl.e_icl_linear_general(t, a, k, RHO, I, I) for t, a, k in pts], rtol=1e-9)
@@ -191,16 +183,7 @@ _FIG2_SIM = ("图中有限维曲线在 $\\kappa\\approx1$ 一带快速下降,而
               clauses=[Clause("c1", r"图中有限维曲线在 $\kappa\approx1$ 一带快速下降,"),
                        Clause("c2", "而非出现不连续跳变;", "negative"),
                        Clause("c3", r"大 $\kappa$ 时两组曲线仍高于绿色下限,"),
-                       Clause("c4", "符合有限上下文与有限训练规模尚有估计误差的解释。", "inference")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clause by clause. 'Rather than a discontinuous jump' is a "
-                               "negative, which computation can only scope: at most inconclusive. The fall is located "
-                               "by optimisation (the steepest point of Result 1 at the figure's α, τ) and tested on the "
-                               "simulated points at the κ grid's resolution; the inference is tested as what it says "
-                               "— the excess above the floor is the finite-(α, τ) estimation error of Result 1, and it "
-                               "shrinks from α = 20 to 40. The comparison of the points with the dashed theory curves "
-                               "the figure overlays (missing before) is the new claim 004-fig2-overlay (seed line 198 "
-                               "states the overlay), with its finite-size analysis."})
+                       Clause("c4", "符合有限上下文与有限训练规模尚有估计误差的解释。", "inference")])
 def fig2_simulation(ctx, fig2_runs):
     """Figure 2: the finite-d curves fall quickly around κ ≈ 1 (the steepest fall within a factor 1.5 of κ = 1) rather
     than jumping; at large κ both stay above the green line ρ_nl, by the estimation error that finite context and
@@ -245,18 +228,14 @@ def fig2_simulation(ctx, fig2_runs):
     yield rules.superiority("the excess shrinks as α and τ grow: excess(α = 20) − excess(α = 40) > 0 at κ = 4",
                             Estimate.difference(excess[a20], excess[a40]), margin=0.0, clauses="c4",
                             scope="actual model, d = 32, independent runs (Welch)", params=ps)
-    ctx.save_figure(*figures.fig2(list(FIG2_KAPPAS), curves, theory, rnl, RHO, sz["fig2_d"], sz["fig2_trials"]))
+    ctx.save_figure(*plot_fig2(list(FIG2_KAPPAS), curves, theory, rnl, RHO, sz["fig2_d"], sz["fig2_trials"]))
 
 
 @claims.claim("004-floor-finite-kappa", lines=(212, 212), conventions=["C2", "C3"], weight="supporting",
               fragment="达到该各向同性下限的条件是任务覆盖充分且 $\\alpha,\\tau$ 增大,不要求 $\\kappa$ 本身也必须趋于无穷。",
               title="Reaching the floor needs enough tasks and growing α, τ, not κ → ∞",
               clauses=[Clause("c1", r"达到该各向同性下限的条件是任务覆盖充分且 $\alpha,\tau$ 增大,", "condition"),
-                       Clause("c2", r"不要求 $\kappa$ 本身也必须趋于无穷。")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the condition is audited at its corners — just above the threshold "
-                               "(κ = 1.01) the floor is reached, just below (κ = 0.95) it is not, and κ → ∞ at finite "
-                               "α, τ does not reach it; clauses declared."})
+                       Clause("c2", r"不要求 $\kappa$ 本身也必须趋于无穷。")])
 def floor_finite_kappa(ctx):
     """Reaching the isotropic floor ρ_nl needs enough tasks (any κ > 1, even 1.01) and growing α, τ, not κ → ∞;
     below the threshold (κ = 0.95) or at finite α, τ (even κ = ∞) the floor is not reached."""
@@ -289,11 +268,7 @@ _TANH = ("为解释绿色水平线,本次按论文定义对高斯期望作数值
                        Clause("c5", "也就是说,下限相对原噪声水平多出约 $0.027415$ 的平方误差。", "number"),
                        Clause("c6", "这些小数是由公式补充计算的,不是原文表格报告值或从图像读出的精确实验数据。", asserted=False),
                        Clause("c7", "它们解释了为何绿色线在 $0.1$ 上方,", "inference"),
-                       Clause("c8", "也说明剩余误差不全来自有限任务覆盖。", "inference")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the quote covers the whole passage (lines 214–219); the last "
-                               "inference (the remaining error is not all from finite task coverage) is tested: with "
-                               "κ = ∞ and α, τ → ∞ the error stays 0.027415 above ρ."})
+                       Clause("c8", "也说明剩余误差不全来自有限任务覆盖。", "inference")])
 def tanh_numbers(ctx):
     """a₁ = E[g tanh g] ≈ 0.605706, E[tanh² g] ≈ 0.394294, ρ_nl = 0.1 + 0.394294 − 0.605706² ≈ 0.127415, about
     0.027415 above ρ; this is why the green line lies above 0.1, and even unlimited tasks leave that excess."""

@@ -3,13 +3,16 @@ self-check, every previous claim id is accounted for, the fault-injection mutant
 verdicts the referee found seed-dependent no longer move to a refutation."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from theorycheck import papers
 from theorycheck.claims import INCONCLUSIVE, NOT_REPRODUCED, REFUTED
 from theorycheck.run import run_papers
-from theorycheck.selftest import run_paper_mutants
+from theorycheck.selftest import Patcher, paper_mutants, run_paper_mutants
 from theorycheck.verdicts.rules import FINITE_SIZE_LAWS
+
+from .. import theory as nl
 
 #: verdicts of record before the issue-21 re-audit (reports/results.json, mode full, at 9cacd82)
 PREVIOUS = {"004-metadata": "underspecified", "004-floor": "confirmed", "004-scalings": "confirmed",
@@ -113,12 +116,31 @@ REPRESENTATIVE = ("nonlinear-kappa-doubled", "nonlinear-rho-nl-omit-m0")
 
 
 def test_representative_mutants_are_caught():
-    from theorycheck.selftest import paper_mutants
     muts = [m for m in paper_mutants("nonlinear") if m.id in REPRESENTATIVE]
     assert len(muts) == len(REPRESENTATIVE)
     res = run_paper_mutants("nonlinear", muts)
     assert res["clean_problems"] == []
     assert res["caught"] == res["total"], [m for m in res["mutants"] if not m["caught"]]
+
+
+def test_swapped_branches_mutant_wraps_the_real_risk():
+    """The mutant of the ridgeless a₁ = 0 branches wraps the real ``pure_noise_error`` (it holds no copy of the
+    formula): under it the λ = 0 risk is ρ_nl τ/(τ − 1) below τ = 1 and ρ_nl/(1 − τ) above — the two branches
+    swapped —, and every other setting keeps the real risk."""
+    m = next(m for m in paper_mutants("nonlinear") if m.id == "nonlinear-swap-ridgeless-branches")
+    rng = np.random.default_rng(30)
+    cases = [(float(rng.uniform(0.05, 0.95)), float(rng.uniform(0.1, 3.0))) for _ in range(8)] + \
+            [(float(rng.uniform(1.05, 20.0)), float(rng.uniform(0.1, 3.0))) for _ in range(8)]
+    real = {c: nl.risk_a1_zero(*c) for c in cases}
+    ridge = nl.risk_a1_zero(0.7, 1.1, 2.0, 0.3)
+    with Patcher() as p:
+        m.apply(p)
+        for (tau, rho_nl), want in real.items():
+            swapped = rho_nl * tau / (tau - 1) if tau < 1 else rho_nl / (1 - tau)
+            assert nl.risk_a1_zero(tau, rho_nl) == pytest.approx(swapped, rel=1e-14), (tau, rho_nl)
+            assert want == pytest.approx(rho_nl / (1 - tau) if tau < 1 else rho_nl * tau / (tau - 1), rel=1e-14)
+        assert nl.risk_a1_zero(0.7, 1.1, 2.0, 0.3) == ridge
+    assert all(nl.risk_a1_zero(*c) == v for c, v in real.items())
 
 
 @pytest.mark.slow

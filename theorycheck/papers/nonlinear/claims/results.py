@@ -13,52 +13,23 @@ import math
 import numpy as np
 import sympy as sp
 
-from ...claims import Clause
-from ...memo import memoize
-from ...verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation, Note
-from . import assumptions as _assumptions, figures, theory as nl
-from .derivations import nonlinear_a1_zero as A
-from .fixtures import aniso_covariances, result1_curves
-from .generated import nonlinear_a1_zero as NA
-from .generated import nonlinear_moments as NM
-from .registry import claims
-from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, RESULT1_CONFIGS, RHO, mc_param, params, sizes)
-
-#: d of the spectrum at which Result 1's general-covariance form stands for d → ∞: the evenly spaced spectrum (end
-#: points included) converges like 1/d to its continuous-spectrum limit (coefficient ≈ 0.31 at sin, α = κ = τ = 2):
-#: at d = 10⁵ within ≈ 3e-6 of it (measured against d = 4·10⁵), far inside the 5 % margin. Diagonal covariances are
-#: handled as eigenvalue arrays, O(d) per evaluation (the dense d = 4000 form took ≈ 50 s per call).
-ANISO_THEORY_D = 100_000
-
-
-def scan_estimates(samples_per_d):
-    """Per-size Student-t estimates (means, ses, dfs) from a list of per-trial arrays."""
-    ests = [Estimate.from_samples(x) for x in samples_per_d]
-    return [e.mean for e in ests], [e.se for e in ests], [e.df for e in ests]
-
+from ....claims import Clause
+from ....memo import memoize
+from ....verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation, Note
+from .. import theory as nl
+from ..derivations import nonlinear_a1_zero as A
+from ..fixtures import result1_curves
+from ..generated import nonlinear_a1_zero as NA
+from ..generated import nonlinear_moments as NM
+from ..registry import claims
+from ..settings import A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, RESULT1_CONFIGS, RHO, params, sizes
+from ._helpers import (ANISO_THEORY_D, assumption_note, plot_a1zero_extrapolation, plot_result1_extrapolation,
+                       result1_theory, scan_estimates, scan_params)
 
 def _kappa(k) -> str:
     return "∞" if math.isinf(k) else f"{k:g}"
-
-
-def result1_theory(config: str) -> tuple[float, float]:
-    """``(Result 1, the noise-only substitution e_lin(C, ρ_nl))`` of a Result-1 configuration (isotropic C, or the
-    anisotropic misaligned pair of :func:`.fixtures.aniso_covariances` at d = :data:`ANISO_THEORY_D`)."""
-    f, al, ka, tau = RESULT1_CONFIGS[config]
-    rnl = float(nl.rho_nonlinear(f, RHO))
-    if "aniso" not in config:
-        return nl.e_icl_nonlinear(f, tau, al, ka, RHO), nl.e_icl_linear(tau, al, ka, rnl)
-    a1sq = float(nl.teacher_moments(f)["a1"]) ** 2
-    ctr, cte = aniso_covariances(ANISO_THEORY_D)
-    return (nl.e_icl_linear_general(tau, al, ka, rnl, a1sq * ctr, a1sq * cte),
-            nl.e_icl_linear_general(tau, al, ka, rnl, ctr, cte))
-
-
-def scan_params(ctx) -> list:
-    sz, P = sizes(ctx), params(ctx)
-    return [P["rho"], P["ext_ds"], P["lambda0"], mc_param(list(sz["ext_trials"]), sz["ext_ntest"])]
 
 
 # ================================================================================ Result 1
@@ -80,16 +51,7 @@ _R1_CLAUSES = [
 
 @claims.claim("004-result1", lines=(140, 148), conventions=["C2", "C3", "C4", "C5"], needs=("result1_scan",),
               weight="main", title="Result 1: a nonlinear teacher acts as a linear one with a₁²C and noise ρ_nl",
-              clauses=_R1_CLAUSES,
-              revision={"previous": "inconclusive",
-                        "why": "re-audit (issue 21): clause by clause. The reduction is now also tested where the "
-                               "sentence names it and the earlier audit did not: an anisotropic, train–test "
-                               "misaligned task covariance (tr C = d), against Result 1's general-covariance form. "
-                               "The agreement sub-claims carry the trivial alternative the sentence contrasts with "
-                               "(the noise-only substitution e_lin(C, ρ_nl), margin: half the distance between the two "
-                               "predictions); the condition a₁ ≠ 0 is audited (Result 1 joins the a₁ = 0 branch "
-                               "continuously as a₁ → 0: it defines the surrogate, it is not where the formula "
-                               "breaks); a λ > 0 stress path asks whether 'ridgeless' is operative."})
+              clauses=_R1_CLAUSES)
 def result1(ctx, result1_scan):
     """For a₁ ≠ 0 the nonlinear teacher is equivalent to the surrogate linear teacher ỹ = a₁xᵀw + ε̃ with
     Var ε̃ = ρ_nl (task covariance a₁²C, label second moment a₁² + ρ_nl = ρ_f): e_ICL^nl(C_train, C_test, ρ) =
@@ -100,8 +62,8 @@ def result1(ctx, result1_scan):
     panels = {}
     for config, data in result1_curves(result1_scan).items():
         yield from _result1_config(ctx, config, data, panels)
-    ctx.save_figure(*figures.result1_extrapolation(panels, ctx.mode))
-    yield _assumptions.assumption_note("004-result1")
+    ctx.save_figure(*plot_result1_extrapolation(panels, ctx.mode))
+    yield assumption_note("004-result1")
     yield Note("Surrogate: labels a₁xᵀw + ε̃ with Var ε̃ = ρ_nl, simulated with the teacher's random numbers (same "
                "tasks, inputs and standard-normal draws), so teacher − surrogate is a paired difference per trial. "
                "Trivial alternative of every agreement: the noise-only substitution e_lin(C, ρ_nl) (signal covariance "
@@ -217,7 +179,7 @@ def result1_asymptotic_only(ctx, result1_scan):
 
 
 # ================================================================================ the a₁ = 0 branch
-@memoize("papers.nonlinear.claims_theory.a1_zero_derivation", maxsize=1)
+@memoize("papers.nonlinear.claims.results.a1_zero_derivation", maxsize=1)
 def _a1_zero_derivation():
     """``A.derive()`` of :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero` (no arguments,
     deterministic; its SymPy expressions are immutable and only read here): three claims use it, so it is derived
@@ -234,11 +196,7 @@ def _a1_zero_derivation():
                                     r"$\widetilde\lambda=q(1-\tau)/\tau$,$\tau>1$ 时得到 0。"),
                        Clause("c5", "代回误差公式:", asserted=False)],
               readings={"operator norm along w": "ruled out: the seed's moments are leading-order — Appendix B drops "
-                        "the finite-ℓ terms (line 136), and 主导 (leading) qualifies the moments here"},
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): the first sentence of line 154 (the cross moment and the task "
-                               "terms vanish when a₁ = 0) is now tested, from the exact Appendix-B moments; clauses "
-                               "declared."})
+                        "the finite-ℓ terms (line 136), and 主导 (leading) qualifies the moments here"})
 def a1zero_fixed_point(ctx):
     """When a₁ = 0 the leading label–feature cross moment and the task terms of the feature second moment vanish;
     with q = ρ_nl/α, χ₀ = q/(qτ/(1+χ₀) + τλ); λ̃ = λ(1+χ₀) → q(1−τ)/τ for τ < 1 and → 0 for τ > 1 as λ → 0."""
@@ -280,7 +238,7 @@ def a1zero_fixed_point(ctx):
                              [qq * (1 - t) / t if t < 1 else 0.0 for t, qq in pts], atol=1e-9, rtol=0.0)
     yield selfcheck.identity("a1_zero_fixed_point = generated χ₀", [nl.a1_zero_fixed_point(t, 0.5, 0.1) for t, _ in pts],
                              [float(NA.chi0(t, 0.5, 0.1)) for t, _ in pts], rtol=1e-12)
-    yield _assumptions.assumption_note("004-a1zero-fixed-point")
+    yield assumption_note("004-a1zero-fixed-point")
     yield Derivation(NA.LATEX["fixed_point"])
     yield Derivation(NA.LATEX["lam_tilde_limits"])
 
@@ -290,11 +248,7 @@ def a1zero_fixed_point(ctx):
               clauses=[Clause("c0", r"$$ \boxed{ e_{\mathrm{ICL}}^{\mathrm{nonlinear}} =\rho_{\mathrm{nonlinear}} "
                                     r"\begin{cases}"),
                        Clause("c1", r"\dfrac1{1-\tau},&\tau<1,\\[2mm]"),
-                       Clause("c2", r"\dfrac{\tau}{\tau-1},&\tau>1. \end{cases}} $$")],
-              revision={"previous": "inconclusive",
-                        "why": "re-audit (issue 21): the two branches are separate clauses, each decided by its "
-                               "exact λ → 0⁺ limit and by the simulation's extrapolation under every declared law; the "
-                               "d grid is a chosen Param and the teachers, τ and (α, κ) instances of the statement."})
+                       Clause("c2", r"\dfrac{\tau}{\tau-1},&\tau>1. \end{cases}} $$")])
 def a1zero_boxed(ctx, a1zero_scan):
     """When a₁ = 0 the ridgeless error is e_ICL = ρ_nl/(1 − τ) for τ < 1 and ρ_nl τ/(τ − 1) for τ > 1 (d → ∞)."""
     MARGIN_REL = 0.05
@@ -319,8 +273,8 @@ def a1zero_boxed(ctx, a1zero_scan):
                                    scope=f"actual model, {f} (a₁ = 0), α = {al:g}, κ = {ka:g}, ρ = 0.1, d ∈ "
                                          f"{data['ds']}, finite-size laws {list(FINITE_SIZE_LAWS)}")
             panels[f"{f}, τ = {t:g}"] = {"ds": data["ds"], "teacher": (m, se), "theory": th, "dfs": dfs}
-    ctx.save_figure(*figures.a1zero_extrapolation(panels, ctx.mode))
-    yield _assumptions.assumption_note("004-a1zero-boxed")
+    ctx.save_figure(*plot_a1zero_extrapolation(panels, ctx.mode))
+    yield assumption_note("004-a1zero-boxed")
     yield from _pure_noise_selfchecks(ctx)
     yield Derivation(r"e=\rho_{\rm nl}\frac{\tau(1+\kappa_e)^2}{\tau(1+\kappa_e)^2-1},\ \kappa_e=\tilde\lambda/q"
                      r"\ \xrightarrow{\lambda\to0^+}\ \rho_{\rm nl}\begin{cases}\frac1{1-\tau},&\tau<1\\"
@@ -358,11 +312,7 @@ _PEAK_FRAGMENT = ("参数数目是 $d(d+1)$,而 $n=\\tau d^2$,所以渐近插值
               weight="supporting", title="Interpolation threshold τ = 1: the error peaks there, ρ_nl only as τ → ∞",
               clauses=[Clause("c1", r"参数数目是 $d(d+1)$,而 $n=\tau d^2$,所以渐近插值阈值是 $\tau=1$。", "inference"),
                        Clause("c2", "在正的残差能量下,靠近阈值,拟合偶然样本相关会放大误差;"),
-                       Clause("c3", r"$\tau\to\infty$ 时才回到 $\rho_{\mathrm{nonlinear}}$。", "quantifier")],
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; the condition 'positive residual energy' is "
-                               "audited both ways (no peak at ρ_nl = 0; a peak for a₁ ≠ 0 too), and 'only as τ → ∞' is "
-                               "an exact statement for every τ > 1."})
+                       Clause("c3", r"$\tau\to\infty$ 时才回到 $\rho_{\mathrm{nonlinear}}$。", "quantifier")])
 def interpolation_peak(ctx):
     """p = d(d+1) parameters and n = τd² samples put the asymptotic interpolation threshold at τ = 1; with
     positive residual energy the error blows up near it (fitting spurious sample correlations); it returns to ρ_nl
@@ -400,11 +350,7 @@ def interpolation_peak(ctx):
               fragment="此分支不再依赖 $\\alpha$ 或 $\\kappa$,因为没有可供它们改善的一阶信号。",
               title="The a₁ = 0 branch depends on neither α nor κ: there is no signal for them to improve",
               clauses=[Clause("c1", r"此分支不再依赖 $\alpha$ 或 $\kappa$"),
-                       Clause("c2", "因为没有可供它们改善的一阶信号。", "inference")],
-              revision={"previous": "inconclusive",
-                        "why": "re-audit (issue 21): both branches (τ < 1 and τ > 1) are now exact identities; the "
-                               "condition λ → 0 is audited (with λ > 0 the a₁ = 0 risk depends on α); the inference is "
-                               "tested against its contrast (with a₁ ≠ 0 the error depends on α and κ)."})
+                       Clause("c2", "因为没有可供它们改善的一阶信号。", "inference")])
 def a1zero_no_alpha_kappa(ctx, a1zero_scan, a1zero_alt):
     """The ridgeless a₁ = 0 branch does not depend on α or κ: there is no first-order signal for them to improve
     (with a₁ ≠ 0 it does; with λ > 0 it depends on α through q = ρ_nl/α)."""
@@ -445,11 +391,7 @@ _TEACH_CLAUSES = [
 
 @claims.claim("004-a1zero-teaching-numbers", lines=(164, 164), conventions=["C2"], weight="supporting",
               title="Teaching numbers 2ρ_nl (τ = 0.5, 2) and 10ρ_nl (τ = 0.9); double descent is not learning",
-              clauses=_TEACH_CLAUSES,
-              revision={"previous": "confirmed",
-                        "why": "re-audit (issue 21): clauses declared; the inference is decided by a counterexample "
-                               "(the a₁ = 0 model has a double-descent curve and never beats predicting zero), whose "
-                               "double-descent shape is located at a declared resolution."})
+              clauses=_TEACH_CLAUSES)
 def a1zero_teaching_numbers(ctx):
     """From the boxed formula: e = 2ρ_nl at τ = 0.5 and τ = 2, 10ρ_nl at τ = 0.9 (derived, not simulation
     points); a double-descent curve alone does not show that the rule was learned: the a₁ = 0 model has one and

@@ -11,8 +11,8 @@ parameter at a time by each bad value. Random generators and callables are built
 import numpy as np
 import sympy as sp
 
-from ..api import Baseline
-from .theory.setting import setting
+from ...api import Baseline
+from ..theory.setting import setting
 
 _TH = "theorycheck.papers.nonlinear.theory."
 _TEACHERS, _ICL, _A1ZERO, _SETTING = _TH + "teachers.", _TH + "icl.", _TH + "a1zero.", _TH + "setting."
