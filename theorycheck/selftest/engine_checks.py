@@ -21,6 +21,7 @@ import numpy as np
 from scipy import integrate, stats
 
 from .. import gaussian as g
+from .. import papers
 from .. import hermite as H
 from .. import montecarlo as mc
 
@@ -121,7 +122,6 @@ def registered_checks() -> dict[str, Check]:
     """Every consistency check an engine mutant may name: the engines' own (:data:`CHECKS`) and each installed
     paper's (``CHECKS`` of its mutants module: :class:`theorycheck.papers.api.ConsistencyCheck`), found through the
     paper registry. A paper check's name starts with its paper's key."""
-    from .. import papers       # lazy: the paper registry loads the installed papers
     out = dict(CHECKS)
     for key, paper in papers.registry().items():
         if not paper.mutants:

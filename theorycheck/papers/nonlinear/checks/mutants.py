@@ -26,6 +26,7 @@ from ....models import attention, prompts, ridge
 from ...api import Mutant
 from .. import fixtures, reconciliation
 from ..theory import a1zero, icl, simulate, teachers
+from .consistency import CHECKS  # noqa: F401  (found by the self-test through Paper(mutants=...))
 
 #: the module of the claims' shared helpers (private to the claims package: named, not imported)
 HELPERS = "theorycheck.papers.nonlinear.claims._helpers"
