@@ -362,33 +362,48 @@ class SourceGraph:
                 break
         return out
 
-    def imports(self, name: str) -> frozenset:
-        """Modules of the roots that module ``name`` imports (anywhere in it), with their parent packages."""
-        if name not in self._deps:
+    def imports(self, name: str, parents: bool = True) -> frozenset:
+        """Modules of the roots that module ``name`` imports (anywhere in it) — with their parent packages, or with
+        ``parents=False`` only the module each import names (the deepest module of its dotted name)."""
+        key = (name, parents)
+        if key not in self._deps:
             found = set()
             for cand in self.analysis(name)["imports"]:
                 parts = cand.split(".")
                 if parts[0] not in self._roots:
                     continue
-                for i in range(1, len(parts) + 1):
-                    sub = ".".join(parts[:i])
-                    if self.file(sub) is not None:
-                        found.add(sub)
+                subs = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+                subs = [m for m in subs if self.file(m) is not None]
+                found |= set(subs if parents else subs[-1:])
             found.discard(name)
-            self._deps[name] = frozenset(found)
-        return self._deps[name]
+            self._deps[key] = frozenset(found)
+        return self._deps[key]
 
-    def closure(self, names) -> list[str]:
+    def closure(self, names, parents: str = "follow") -> list[str]:
         """Sorted names of ``names`` (those with a source file), their parent packages and every module they
-        import, transitively."""
+        import, transitively. ``parents="follow"``: a parent package's own imports are followed too (importing a
+        module runs its parents: the whole closure of what runs); ``parents="text"``: parent packages are in the
+        closure by their own text only — what a module *uses* is what it imports, not what its package's
+        ``__init__`` imports beside it (the task keys: a claim module's key does not hold its sibling rooms).
+
+        >>> g = SourceGraph(["theorycheck"])
+        >>> "theorycheck.papers.gla.claims.shape" in g.closure(["theorycheck.papers.gla.fixtures"], parents="text")
+        False
+        """
+        if parents not in ("follow", "text"):
+            raise ValueError(f"parents must be 'follow' or 'text', got {parents!r}")
+        follow = parents == "follow"
         todo = [n for n in names if self.file(n) is not None]
-        todo += [p for n in list(todo) for p in self._parents(n)]
-        seen = set(todo)
+        seen = set(todo) | {p for n in todo for p in self._parents(n)}
+        if follow:
+            todo = sorted(seen)
         while todo:
-            for d in self.imports(todo.pop()):
+            for d in self.imports(todo.pop(), parents=follow):
                 if d not in seen:
                     seen.add(d)
                     todo.append(d)
+                    if not follow:
+                        seen |= set(self._parents(d))
         return sorted(seen)
 
     def data_files(self, modules) -> list[Path]:
