@@ -44,7 +44,7 @@ _UNI.update({"Γ": r"\ensuremath{\Gamma}", "Δ": r"\ensuremath{\Delta}", "Λ": r
              "ℓ": r"\ensuremath{\ell}", "ξ": r"\ensuremath{\xi}",
              "\u0303": r"\ensuremath{^{\sim}}", "ỹ": r"\ensuremath{\tilde y}", "÷": r"\ensuremath{\div}",
              "‖": r"\ensuremath{\|}", "≡": r"\ensuremath{\equiv}",
-             "✅": "", "❌": "", "⚠": "", "❔": "", "\ufe0f": "", "¶": r"\P{}", "⭐": "*",
+             "✅": "", "❌": "", "⚠": "", "❔": "", "❓": "", "🟠": "", "⛔": "", "\ufe0f": "", "¶": r"\P{}", "⭐": "*",
              "°": r"\ensuremath{^\circ}", "«": r"\guillemotleft{}", "»": r"\guillemotright{}",
              "⟂": r"\ensuremath{\perp}", "⊥": r"\ensuremath{\perp}", "∓": r"\ensuremath{\mp}",
              "ℝ": r"\ensuremath{\mathbb{R}}", "ℕ": r"\ensuremath{\mathbb{N}}", "ℤ": r"\ensuremath{\mathbb{Z}}",

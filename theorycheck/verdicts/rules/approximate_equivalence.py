@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...claims import SubClaim
 from ..estimate import Estimate
+from ..finding import Finding, value_finding
 from ..text import value_comparison_text
 from .common import (
     CALIBRATION_ALPHA,
@@ -61,7 +62,11 @@ def _equiv_outside(rng):     # true difference on the margin: must not confirm
     return p_side(equivalence("x", sample_mean(rng, 8, 0.3), 0.0, margin=0.3), "for") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("equivalence", equivalence, explain, calibration={
+def finding(sc) -> Finding:
+    return value_finding(sc, "the claimed")
+
+
+RULE = register(Rule("equivalence", equivalence, explain, finding=finding, calibration={
     "equivalence: false refutation at the margin": ("bound", _equiv_inside),
     "equivalence: false confirmation at the margin": ("bound", _equiv_outside),
 }, fuzz=(dict(kwargs=dict(statement="s", estimate=Estimate(1.0, 0.1, 50, 49), target=1.0, margin=0.1)),)))
