@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED,
                       Claim, Ledger)
+from .finding import Finding, settings_tail
 from .multiplicity import holm
 from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA, registry
 from .text import chosen_text, fmt, p_value_text
 from .vote import PRECEDENCE, reading_statuses, vote, vote_clauses
 
-__all__ = ["decide", "aggregate", "finalize", "explain", "PRECEDENCE", "AGGREGATION", "fmt", "extent_covers_chosen"]
+__all__ = ["decide", "aggregate", "finalize", "explain", "finding_of", "PRECEDENCE", "AGGREGATION", "fmt",
+           "extent_covers_chosen"]
 
 AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent > refuted > not reproduced > "
                "inconclusive > underspecified > confirmed held by any sub-claim; with readings, each reading is "
@@ -210,6 +212,29 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
     scope = f" [scope: {sc.scope}]" if sc.scope else ""
     narrowed = f" [narrower than the sentence: {sc.narrowed}]" if sc.narrowed else ""
     return body + _trivial_text(sc) + scope + narrowed + _conclusion(sc, alpha)
+
+
+def finding_of(sc, note: str = "") -> Finding:
+    """What a decided sub-claim found (its rule's ``finding``), with what kept it from deciding: a comparison whose
+    contenders do not beat the trivial alternative, sizes that cannot decide it, a narrower scope than the sentence,
+    or the toolkit's choices a failure rests on (``note``, e.g. how many settings share the verdict, goes before
+    these). A rule without a ``finding`` (or a results.json of another version) gives its ``explain`` body."""
+    rule = registry.REGISTRY.get(sc.rule)
+    if rule is not None and rule.finding is not None:
+        f = rule.finding(sc)
+    else:
+        f = Finding((rule.explain(sc) if rule is not None else f"rule {sc.rule}") + settings_tail(sc))
+    d, extra = sc.details or {}, []
+    if d.get("capped") and sc.verdict == INCONCLUSIVE:
+        extra.append(f"not decided: {d['capped']}")
+    if d.get("undecided") and sc.verdict == INCONCLUSIVE:
+        extra.append(f"not decided: {d['undecided']}")
+    if sc.narrowed:
+        extra.append(f"in a narrower scope than the sentence: {sc.narrowed}")
+    if sc.verdict == NOT_REPRODUCED and sc.chosen:
+        extra.append(f"under the toolkit's choice of {', '.join(sc.chosen)} (the source does not state it), so not a "
+                     "refutation")
+    return Finding(f.text + "".join(f" — {e}" for e in ([note] if note else []) + extra), f.sure, f.comparisons)
 
 
 # --------------------------------------------------------------------------- finalize

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...claims import NOT_REPRODUCED, REFUTED, SubClaim
 from ..estimate import Estimate
+from ..finding import Finding, value_finding
 from ..margins import VERBS, margin_table, smallest_margin
 from ..text import fmt, value_comparison_text
 from .common import (
@@ -106,7 +107,11 @@ def _verb_widest(rng):       # true difference on the widest margin of the verb'
     return sc.details["p_outside_widest"] < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("equivalence", equivalence, explain, calibration={
+def finding(sc) -> Finding:
+    return value_finding(sc, "the claimed")
+
+
+RULE = register(Rule("equivalence", equivalence, explain, finding=finding, calibration={
     "equivalence: false refutation at the margin": ("bound", _equiv_inside),
     "equivalence: false confirmation at the margin": ("bound", _equiv_outside),
     "equivalence (vague verb): false refutation at the widest admissible margin": ("bound", _verb_widest),
