@@ -108,7 +108,14 @@ def _verb_widest(rng):       # true difference on the widest margin of the verb'
 
 
 def finding(sc) -> Finding:
-    return value_finding(sc, "the claimed")
+    f = value_finding(sc, "the claimed")
+    d = sc.details
+    if not d.get("margin_table"):
+        return f
+    holds = (f"it holds at the verb's margins ≥ {fmt(100 * d['holds_at'])} %" if d["holds_at"] is not None else
+             f"it holds at none of the verb's admissible margins (up to {fmt(100 * max(d['margin_table']))} %)")
+    return Finding(f"{f.text}; the relative difference is at most {fmt(100 * d['upper_bound'])} % (95 % upper "
+                   f"confidence bound): {holds}", f.sure, f.comparisons)
 
 
 RULE = register(Rule("equivalence", equivalence, explain, finding=finding, calibration={

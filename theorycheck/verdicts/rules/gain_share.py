@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ...claims import INCONCLUSIVE, SubClaim
 from ...validate import check_real, check_str
+from ..finding import Comparison, Finding
 from ..text import fmt
 from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
@@ -62,5 +63,20 @@ def explain(sc) -> str:
             f"{fmt(100 * d['threshold'])} %")
 
 
-RULE = register(Rule("share", share, explain, fuzz=(
+def finding(sc) -> Finding:
+    """"the term carries x % (a–b %) of the gain …, below / at least the threshold t %"."""
+    d = sc.details
+    lo, hi, t = 100 * d["share_low"], 100 * d["share_high"], 100 * d["threshold"]
+    rel = "at least" if lo >= t else "below" if hi < t else "within"
+    c = (Comparison(rel, hi if rel == "below" else lo, t, left_label=f"its {'upper' if rel == 'below' else 'lower'} "
+                    "end (in %)", right_label="the declared threshold") if rel != "within" else
+         Comparison("within", 0.5 * (lo + hi), t, 0.5 * (hi - lo) + abs(0.5 * (lo + hi) - t),
+                    left_label="its midpoint (in %)", right_label="the declared threshold"))
+    span = f"{fmt(lo)} %" if lo == hi else f"{fmt(lo)}–{fmt(hi)} % (exact interval)"
+    text = (f"the term carries {span} of the gain over the trivial alternative (loss {fmt(d['baseline'])} → "
+            f"{fmt(d['full'][1])}, {fmt(d['without'])} without it): {c.text}")
+    return Finding(text, "exact (an exact interval from the bracketed optimum)", (c,))
+
+
+RULE = register(Rule("share", share, explain, finding=finding, fuzz=(
     dict(kwargs=dict(statement="s", full=1.0, without=1.1, baseline=2.0, threshold=0.05)),)))

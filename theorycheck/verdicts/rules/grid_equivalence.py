@@ -25,6 +25,7 @@ from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..margins import VERBS, margin_table, smallest_margin
 from ..multiplicity import holm
+from ..finding import Comparison, Finding, statistical_sure
 from ..text import fmt
 from .common import CALIBRATION_ALPHA, FAMILY_ALPHA, common_kwargs, ci95, decide_exactly, outside_p, p_side, quantile, sample_mean, tost_p
 from .registry import Rule, register
@@ -104,6 +105,25 @@ def explain(sc) -> str:
     return text
 
 
+def finding(sc) -> Finding:
+    """The worst point's deviation against the margin, the points significantly outside, and the smallest margin at
+    which every point is within (the simultaneous upper bound)."""
+    d = sc.details
+    relm = d.get("relative_margin")
+    scale = 100.0 if relm is not None else 1.0
+    worst = abs(sc.statistic) * scale
+    m = (relm if relm is not None else sc.margin) * scale
+    unit = " %" if relm is not None else ""
+    c = Comparison("at most" if worst <= m else "above", worst, m, left_label=f"the largest deviation ({d['worst']},"
+                   f" in{unit or ' absolute terms'})", right_label="the margin")
+    out = d.get("outside") or []
+    text = (f"over {d['points']} points {c.text}; "
+            + (f"{len(out)} point(s) lie significantly outside (Holm within the grid): {', '.join(out[:4])}"
+               + (" …" if len(out) > 4 else "") if out else "no point lies significantly outside")
+            + f"; every point is within {fmt(scale * d['upper_bound'])}{unit} (simultaneous 95 % upper bound)")
+    return Finding(text, statistical_sure(sc) if sc.statistical else "exact", (c,))
+
+
 def _grid_inside(rng):        # every point exactly on the margin: must not refute
     ests = [sample_mean(rng, 8, 0.3) for _ in range(3)]
     return p_side(grid_equivalence("x", ests, [0.0] * 3, margin=0.3), "against") < CALIBRATION_ALPHA
@@ -114,7 +134,7 @@ def _grid_outside(rng):       # one point on the margin, the others at 0: must n
     return p_side(grid_equivalence("x", ests, [0.0] * 3, margin=0.3), "for") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("grid equivalence", grid_equivalence, explain, calibration={
+RULE = register(Rule("grid equivalence", grid_equivalence, explain, finding=finding, calibration={
     "grid equivalence: false refutation with every point on the margin": ("bound", _grid_inside),
     "grid equivalence: false confirmation with one point on the margin": ("bound", _grid_outside),
 }, fuzz=(dict(kwargs=dict(statement="s", estimates=[Estimate(1.0, 0.1, 50, 49)], targets=[1.0], margin=0.1)),)))
