@@ -8,12 +8,12 @@ import dataclasses
 
 import numpy as np
 
-from ... import gaussian as g
-from ...models import attention as A
-from ...models import dynamics as D
-from ...models import filters as F
-from ..api import Mutant
-from .theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
+from .... import gaussian as g
+from ....models import attention as A
+from ....models import dynamics as D
+from ....models import filters as F
+from ...api import Mutant
+from ..theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
 
 _RATIO = "001-thm41-ratio-of-expectations"
 _OPT = "001-thm41-global-optimum"
