@@ -1,28 +1,26 @@
-r"""Claims of paper 001 on the AR(s) attention and its PCG reading (seed lines 66–70), in seed order: s ≥ 2 is not GD,
-the block structure of Eq. 16, the predictor form of Eq. 17, two PCG steps (Eq. 18), the measured cosines, the
-correction vector p, and the AR(1) case. Registered through :mod:`.claims` (after :mod:`.claims_theorem41`)."""
+r"""Claims of paper 001 on key design 4, the PCG / augmented-Krylov interpretation of AR(s) attention for s ≥ 2 (seed
+lines 66–70), in seed order: s ≥ 2 is not GD, the block structure of Eq. 16, the predictor form of Eq. 17, two PCG
+steps (Eq. 18), the measured cosines, the correction vector p, and the AR(1) case."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Clause
-from ...models.attention import attention_predict
-from ...verdicts import Estimate, rules
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation, Note
-from .derivations import lds_identities as dli
-from .generated import lds_identities as gi
-from .reconciliation import P_RESIDUAL_MARGIN, reading_params
-from .registry import claims
-from .settings import (EQ17_RECONSTRUCTION, PCG_READING, S_PCG, T_STATED, TOKENS, chosen_of, config, corner_priors,
-                       prior, prior_params, prior_scope, recipe_params, rng_for, searched_box, test_set)
-from .theory.gd import ar_gd_step_prediction, best_gd_step, exact_halved_loss, exact_loss_gradient, gd_step_weights
-from .theory.pcg import pcg_quantities, span_residuals
-from .theory.support import structured_weights
-from .theory.wqk import wqk_star
+from ....claims import Clause
+from ....models.attention import attention_predict
+from ....verdicts import Estimate, rules
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation, Note
+from ..derivations import lds_identities as dli
+from ..generated import lds_identities as gi
+from ..reconciliation import P_RESIDUAL_MARGIN, reading_params
+from ..registry import claims
+from ..settings import (EQ17_RECONSTRUCTION, PCG_READING, S_PCG, T_STATED, TOKENS, chosen_of, config, corner_priors,
+                        prior, prior_params, prior_scope, recipe_params, rng_for, searched_box, test_set)
+from ..theory.gd import ar_gd_step_prediction, best_gd_step, exact_halved_loss, exact_loss_gradient, gd_step_weights
+from ..theory.pcg import pcg_quantities, span_residuals
+from ..theory.support import structured_weights
+from ..theory.wqk import wqk_star
 
-__all__ = ["sge2_not_gd", "eq16_block_structure", "eq17_form", "eq18_pcg_form", "pcg_cosines", "p_correction",
-           "pcg_p_residual", "pcg_covers_ar1"]
 
 #: an alignment "beats" the simpler alternative when its mean cosine is higher by more than 0.05
 COSINE_MARGIN = 0.05
@@ -33,11 +31,7 @@ COSINE_MARGIN = 0.05
               needs=("exact_optima",), conventions=["C3", "C4", "C6"], weight="supporting",
               title="For s ≥ 2 the optimal weights no longer implement standard (one-step) GD",
               clauses=[Clause("c1", r"对 \(s\ge2\)", "quantifier"),
-                       Clause("c2", "简单算一下前向传播会发现：最优权重不再实现标准 GD")],
-              revision={"previous": "confirmed",
-                        "why": "re-audited (issue 21): the quantifier s ≥ 2 is tested at s = 2 and s = 3 (not s = 2 "
-                               "only), and the exact optimum found by a multi-start search is compared with the best "
-                               "standard-GD weights; verdict unchanged."})
+                       Clause("c2", "简单算一下前向传播会发现：最优权重不再实现标准 GD")])
 def sge2_not_gd(ctx, exact_optima):
     """For s ≥ 2 the optimal weights no longer implement standard gradient descent: at s = 2 and 3 a gradient step
     from the best one-step GD weights lowers the exact loss, and the exact optimum is strictly better than GD."""
@@ -76,9 +70,7 @@ def sge2_not_gd(ctx, exact_optima):
               title="Eq. 16: (1/n)Y₀MY₀ᵀ is the block matrix of ∇²L_AR(s), ∇L_AR(s)(0) and γ",
               clauses=[Clause("c1", r"作者注意到前向传播里的因子 \(\frac{1}{T-s-1}\bar Y\) 具有有意义的分块结构（公式 16）"),
                        Clause("c2", r"它把 \(L_{\mathrm{AR}(s)}\) 的 Hessian \(\nabla^2 L_{\mathrm{AR}(s)}\)、零点梯度 "
-                                    r"\(\nabla L_{\mathrm{AR}(s)}(0)\) 和一个标量 \(\gamma\) 排成一个对称分块矩阵")],
-              revision={"previous": "confirmed", "why": "re-audited (issue 21): title, weight and clauses declared; "
-                                                        "verdict unchanged."})
+                                    r"\(\nabla L_{\mathrm{AR}(s)}(0)\) 和一个标量 \(\gamma\) 排成一个对称分块矩阵")])
 def eq16_block_structure(ctx):
     """(1/(T−s−1)) Y₀MY₀ᵀ is the symmetric block matrix [[∇²L_AR(s), −∇L_AR(s)(0)], [−∇L_AR(s)(0)ᵀ, γ]] with
     γ = (1/n) Σ_t y_{t+s}² (the gradient block enters with a minus sign, which the seed does not show)."""
@@ -97,12 +89,7 @@ def eq16_block_structure(ctx):
               title="Eq. 17: the attention predictor is P∇²L·q + ξ₁P∇L(0) + ξ₂p",
               clauses=[Clause("c1", "结合 Lemma 4.1 的参数结构", "condition"),
                        Clause("c2", "注意力诱导的预测器可写成（公式 17）\n\n"
-                                    r"\[P\nabla^2 L_{\mathrm{AR}(s)}\,q+\xi_1 P\nabla L_{\mathrm{AR}(s)}(0)+\xi_2\,p,\]")],
-              revision={"previous": "confirmed", "previous_id": "001-eq17-eq18-form",
-                        "why": "re-audited (issue 21): the quote now includes its lead-in (line 66, 'with the Lemma 4.1 "
-                               "parameter structure'), tested on structured weights as well as on general ones (the "
-                               "form holds without the condition); the reconstruction of P, q, p, ξ is C10 (the seed "
-                               "defines none of them). Verdict unchanged (split from 001-eq17-eq18-form)."})
+                                    r"\[P\nabla^2 L_{\mathrm{AR}(s)}\,q+\xi_1 P\nabla L_{\mathrm{AR}(s)}(0)+\xi_2\,p,\]")])
 def eq17_form(ctx):
     """The attention predictor can be written ŷ_T = (P∇²L_AR(s) q + ξ₁P∇L_AR(s)(0) + ξ₂p)ᵀ ȳ_{T−s} (Eq. 17) for general
     weights — hence also with the Lemma 4.1 structure — under the reconstruction of P, q, p, ξ in C10."""
@@ -139,14 +126,7 @@ _ONE_SCALE = "one scale for every prompt"
                        Clause("c2", r"得到的预测器（公式 18）是 \(\tau_1 P\nabla^2 L_{\mathrm{AR}(s)}P\nabla "
                                     r"L_{\mathrm{AR}(s)}(0)+\tau_2 P\nabla L_{\mathrm{AR}(s)}(0)\)"),
                        Clause("c3", "两者的第二项在缩放意义下一致"),
-                       Clause("c4", r"第一项都落在 Krylov 子空间方向 \(P\nabla^2 L_{\mathrm{AR}(s)}\) 上")],
-              revision={"previous": "confirmed", "previous_id": "001-eq17-eq18-form",
-                        "why": "re-audited (issue 21): 'the second terms agree up to scaling' has two readings: per "
-                               "prompt the two terms are multiples of the same vector P∇L(0) (true for any weights, by "
-                               "construction), but the attention's coefficient ξ₁ = −(W_V)_{s+1,s+1} is a fixed weight "
-                               "while PCG's τ₂ is a data-dependent step (it scales like c⁻² under y → cy): one scale for "
-                               "every prompt fails. The readings disagree, so the clause and the claim are "
-                               "inconclusive; the Krylov-span identity (Eq. 18 itself) is confirmed."})
+                       Clause("c4", r"第一项都落在 Krylov 子空间方向 \(P\nabla^2 L_{\mathrm{AR}(s)}\) 上")])
 def eq18_pcg_form(ctx):
     """Two PCG steps on L_AR(s) from w₀ = 0 (preconditioned residual z = P r) give τ₁P∇²L P∇L(0) + τ₂P∇L(0) (Eq. 18);
     its second term and that of Eq. 17 agree up to scaling (both ∝ P∇L(0)); both first terms are P∇²L applied to a
@@ -219,14 +199,7 @@ def _baselines(fx, st, best):
               title="AR(4): cosine of attention and two-step PCG directions 0.88 ± 0.05 (a), 0.93 ± 0.01 (b)",
               clauses=[Clause("c1", r"若把 PCG 的共轭方向初始化为 \(q\)", "condition"), Clause("c2", "则首项也对齐"),
                        Clause("c3", r"实验测得两方向的余弦相似度在 AR(4) 上达 \(0.88\pm0.05\)（设定 a）", "number"),
-                       Clause("c4", r"和 \(0.93\pm0.01\)（设定 b）", "number")],
-              revision={"previous": "inconclusive",
-                        "why": "re-audited (issue 21): 'if the conjugate direction starts at q the first terms align' is "
-                               "tested as an identity (the two-step iterate then contains the Eq. 17 term P∇²L q); the "
-                               "cosines are compared with the trivial alternatives of the same prompts — the one-step "
-                               "GD direction and the least-squares solution — by a declared margin of 0.05; the readings "
-                               "stay reconciled jointly with the −0.99 (in chosen). (Round 2: decided at the reconciled "
-                               "reading instead of two fixed readings.)"})
+                       Clause("c4", r"和 \(0.93\pm0.01\)（设定 b）", "number")])
 def pcg_cosines(ctx, pcg_reconciliation):
     """If PCG's first conjugate direction is q, the first terms of Eqs. 17 and 18 align; for AR(4) the cosine
     similarity between the attention predictor's direction and the two-step PCG direction is 0.88 ± 0.05 in setting (a)
@@ -301,12 +274,7 @@ def p_correction(ctx, pcg_reconciliation):
               fragment=r"测得它与预条件残差方向反对齐（余弦 \(\approx-0.99\)），说明它确实把预测器往降残差方向推",
               title="p is anti-aligned with the preconditioned residual (cosine ≈ −0.99)",
               clauses=[Clause("c1", r"测得它与预条件残差方向反对齐（余弦 \(\approx-0.99\)）", "number"),
-                       Clause("c2", "说明它确实把预测器往降残差方向推", "inference")],
-              revision={"previous": "not reproduced", "previous_id": "001-pcg-cosines",
-                        "why": "re-audited (issue 21): the inference 'so it pushes the predictor towards a smaller "
-                               "residual' is tested directly (the in-context loss with and without the ξ₂p term of the "
-                               "trained predictor), and the −0.99 is compared with a random direction (cosine 0). "
-                               "(Round 2: decided at the reading reconciled with the two cosines.)"})
+                       Clause("c2", "说明它确实把预测器往降残差方向推", "inference")])
 def pcg_p_residual(ctx, pcg_reconciliation):
     """The correction vector p (last row of W_QK) is anti-aligned with the preconditioned residual direction
     (cosine ≈ −0.99) for the AR(4) weights, so its term ξ₂p lowers the in-context loss L_AR(4) of the predictor."""
@@ -341,14 +309,7 @@ def pcg_p_residual(ctx, pcg_reconciliation):
               clauses=[Clause("c1", "这个解释自洽地涵盖了 AR(1)", "inference"),
                        Clause("c2", "因为一维协变量下 PCG 变体退化为 GD")],
               readings={"exact line-search step 1/∇²L": "ruled out: a data-dependent step is not the fixed step W* "
-                                                        "of the AR(1) result that the sentence says PCG covers"},
-              revision={"previous": "confirmed", "previous_id": "001-eq17-eq18-form",
-                        "why": "re-audited (issue 21, the example named there): the identity was tested with the "
-                               "data-dependent step −∇L(0)/∇²L, which is the prompt's least-squares solution, not a GD "
-                               "step of fixed size; at the parameterisation the sentence names (one GD step of the fixed "
-                               "size W*, the AR(1) result) one-dimensional PCG is not GD — on every prompt, and under "
-                               "y → cy PCG's iterate is invariant while the GD step scales like c² — so the PCG "
-                               "reading does not reproduce the AR(1) attention predictor."})
+                                                        "of the AR(1) result that the sentence says PCG covers"})
 def pcg_covers_ar1(ctx):
     """The PCG reading covers AR(1) because in one dimension the PCG variant reduces to GD: two PCG steps on L_AR(1)
     from 0 equal one GD step of the fixed size W* (the AR(1) attention predictor) on every prompt."""

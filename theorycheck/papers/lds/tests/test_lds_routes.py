@@ -8,6 +8,7 @@ from scipy import stats
 
 from theorycheck.models.attention import attention_predict, effective_coefficients
 from theorycheck.models.dynamics import DiagonalLDSPrior, LDSBatch, lds_autocovariance, make_prior
+from theorycheck.papers.lds import assumptions
 from theorycheck.papers.lds.generated import lds_scalar as gs
 from theorycheck.papers.lds.theory import gd, nonnormal, pcg, stationarity, support, wqk
 from theorycheck.papers.lds.theory.isserlis import lag1_matrix, wqk_star_moments
@@ -166,7 +167,6 @@ def test_support_masks_and_structured_weights():
 
 def test_leaky_attention_at_zero_leak_is_the_model():
     """The stress paths' leaky-mask attention (assumptions._leaky_predict) is the model's forward pass at m = 0."""
-    from theorycheck.papers.lds.assumptions import _leaky_predict
     W, V = np.random.default_rng(7).standard_normal((2, 3, 3))
     Y = np.random.default_rng(8).standard_normal((6, 11))
-    np.testing.assert_allclose(_leaky_predict(W, V, Y, 0.0), attention_predict(W, V, Y), rtol=1e-12)
+    np.testing.assert_allclose(assumptions._leaky_predict(W, V, Y, 0.0), attention_predict(W, V, Y), rtol=1e-12)

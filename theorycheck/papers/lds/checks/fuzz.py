@@ -13,14 +13,14 @@ must be rejected by name.
 import numpy as np
 import sympy as sp
 
-from ...models.attention import effective_coefficients, token_matrix
-from ...models.dynamics import DiagonalLDSPrior, make_prior
-from ..api import Baseline
-from .theory.isserlis import moment_functions
-from .theory.stationarity import stationarity_moments
-from .theory.pcg import pcg_quantities
-from .theory.support import support_masks
-from .theory.symbolic import sym_observations, sym_token_matrix
+from ....models.attention import effective_coefficients, token_matrix
+from ....models.dynamics import DiagonalLDSPrior, make_prior
+from ...api import Baseline
+from ..theory.isserlis import moment_functions
+from ..theory.stationarity import stationarity_moments
+from ..theory.pcg import pcg_quantities
+from ..theory.support import support_masks
+from ..theory.symbolic import sym_observations, sym_token_matrix
 
 #: This paper's public theory modules: every callable of their ``__all__`` has a baseline below.
 MODULES = tuple(f"theorycheck.papers.lds.theory.{m}" for m in ("wqk", "isserlis", "nonnormal", "stationarity", "gd",

@@ -1,19 +1,22 @@
 """Deliberate mistakes in paper 001's code; each must change a listed claim's verdict or trip a self-check at
 quick sizes (:func:`theorycheck.selftest.run_paper_mutants`); each patches a function in the module where the
-claims look it up (:mod:`.theory` or :mod:`theorycheck.models`). The first three are ported from the legacy
-catalogue; every mutant lists only claims that need no training run, so the self-test stays fast."""
+claims look it up (:mod:`..theory` or :mod:`theorycheck.models`). A mutant wraps the real function where it can; where
+the mistake must sit inside a formula, the formula is re-typed here once (``*_copy``, the mistake behind
+``mistake=True``) and the copy without its mistake is pinned to the real function by the paper's tests
+(``tests/test_lds_mutants.py``). The first three are ported from the legacy catalogue; every mutant lists only claims
+that need no training run, so the self-test stays fast."""
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
 
-from ... import gaussian as g
-from ...models import attention as A
-from ...models import dynamics as D
-from ...models import filters as F
-from ..api import Mutant
-from .theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
+from .... import gaussian as g
+from ....models import attention as A
+from ....models import dynamics as D
+from ....models import filters as F
+from ...api import Mutant
+from ..theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
 
 _RATIO = "001-thm41-ratio-of-expectations"
 _OPT = "001-thm41-global-optimum"
@@ -37,43 +40,62 @@ def _per_system(p):
 
 
 def _lag_range(p):
+    orig = isserlis.lag1_matrix
+
     def lag1_matrix(T):
-        return g.quadratic_form_matrix([(i, i + 1) for i in range(T - 1)], T)     # BUG: one pair too many
+        return orig(T) + g.quadratic_form_matrix([(T - 2, T - 1)], T)       # BUG: one pair too many (i = T − 1)
     p.replace(isserlis, "lag1_matrix", lag1_matrix)
 
 
 def _parity_shift(p):
+    orig = support.parity_zero_pattern
+
     def parity_zero_pattern(s):
-        k = np.arange(1, s + 2)
-        j = np.arange(1, s + 1)
-        return ((k[None, :, None] + k[None, None, :] + j[:, None, None] + s + 1) % 2) == 0   # BUG: parity flipped
+        return ~orig(s)                                     # BUG: parity flipped (zeros at k + l + j + s odd)
     p.replace(support, "parity_zero_pattern", parity_zero_pattern)
 
 
+def coefficients_copy(W_QK, W_V, mistake: bool = True):
+    """:func:`theorycheck.models.attention.effective_coefficients` re-typed for ``lds-coefficients-unsymmetrised``
+    (the mistake sits inside the formula); ``mistake=False`` is the formula itself (pinned to the real function by
+    the paper's tests)."""
+    W_QK, W_V, s = A.check_weights(W_QK, W_V)
+    outer = W_V[s][:, None, None] * W_QK[:, :s][None, :, :]                 # v_k W_lj
+    C = outer * np.triu(np.ones((s + 1, s + 1)))[:, :, None]
+    if not mistake:                                                         # BUG: this v_l W_kj term (k < l) dropped
+        C = C + outer.transpose(1, 0, 2) * np.triu(np.ones((s + 1, s + 1)), 1)[:, :, None]
+    return C
+
+
 def _no_symmetrisation(p):
-    def effective_coefficients(W_QK, W_V):
-        W_QK, W_V, s = A.check_weights(W_QK, W_V)
-        C = W_V[s][:, None, None] * W_QK[:, :s][None, :, :]           # BUG: v_l W_kj term dropped
-        return C * np.triu(np.ones((s + 1, s + 1)))[:, :, None]
-    p.replace(A, "effective_coefficients", effective_coefficients)
+    p.replace(A, "effective_coefficients", lambda W_QK, W_V: coefficients_copy(W_QK, W_V))
 
 
 def _gd_no_normalisation(p):
+    orig = gd.ar_gd_step_prediction
+
     def ar_gd_step_prediction(Y, s, eta):
-        G, q = A.gram_query(Y, s)
-        n = Y.shape[1] - s - 1
-        return np.einsum("bi,bi->b", eta * n * G[:, :s, s], q[:, :s])      # BUG: sum instead of mean
+        return orig(Y, s, eta * (Y.shape[1] - s - 1))                      # BUG: sum instead of mean (step × n)
     p.replace(gd, "ar_gd_step_prediction", ar_gd_step_prediction)
 
 
+def kalman_copy(systems, T, mistake: bool = True):
+    """:func:`theorycheck.models.filters.kalman_one_step_mse` re-typed for ``lds-kalman-no-update`` (the mistake sits
+    inside the recursion); ``mistake=False`` restores the measurement update (pinned to the real function by the
+    paper's tests)."""
+    Am, c, Sw = systems.A, systems.c, systems.Sigma_w
+    P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(Am.shape[1]), Am.shape).copy()
+    for t in range(T):
+        if t and not mistake:                                               # BUG: no measurement update
+            Pc = np.einsum("bij,bj->bi", P, c)
+            P = P - np.einsum("bi,bj->bij", Pc, Pc) / (np.einsum("bi,bi->b", c, Pc) + systems.sigma_v ** 2)[:, None,
+                                                                                                            None]
+        P = Am @ P @ Am.transpose(0, 2, 1) + Sw
+    return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
+
+
 def _kalman_no_update(p):
-    def kalman_one_step_mse(systems, T):
-        A, c, Sw = systems.A, systems.c, systems.Sigma_w
-        P = np.broadcast_to(systems.sigma0 ** 2 * np.eye(A.shape[1]), A.shape).copy()
-        for _ in range(T):                                                  # BUG: no measurement update
-            P = A @ P @ A.transpose(0, 2, 1) + Sw
-        return np.einsum("bi,bij,bj->b", c, P, c) + systems.sigma_v ** 2
-    p.replace(F, "kalman_one_step_mse", kalman_one_step_mse)
+    p.replace(F, "kalman_one_step_mse", lambda systems, T: kalman_copy(systems, T))
 
 
 def _pcg_transposed_p(p):
@@ -130,13 +152,21 @@ def _coupling_no_cross(p):
     p.replace(nonnormal, "_coupling_weights", _coupling_weights)
 
 
+def last_value_mse_copy(K, mistake: bool = True):
+    """The MSE of 'predict the last value' from the autocovariance ``K``, re-typed for
+    ``lds-last-value-difference-of-variances``; ``mistake=False`` is the formula of
+    :func:`~theorycheck.papers.lds.theory.kalman.trivial_predictor_mse` (pinned to it by the paper's tests)."""
+    if mistake:
+        return K[:, -1, -1] - K[:, -2, -2]          # BUG: E[(y_T − y_(T−1))²] as E[y_T²] − E[y_(T−1)²]
+    return K[:, -1, -1] - 2 * K[:, -1, -2] + K[:, -2, -2]
+
+
 def _last_value_difference_of_variances(p):
     orig = kalman.trivial_predictor_mse
 
     def trivial_predictor_mse(systems, T):
         out = orig(systems, T)
-        K = D.lds_autocovariance(systems, T)
-        out["predict the last value"] = K[:, -1, -1] - K[:, -2, -2]     # BUG: E[(y_T − y_(T−1))²] as E[y_T²] − E[y_(T−1)²]
+        out["predict the last value"] = last_value_mse_copy(D.lds_autocovariance(systems, T))
         return out
     p.replace(kalman, "trivial_predictor_mse", trivial_predictor_mse)
 
@@ -151,19 +181,34 @@ def _bias_with_filter_covariance(p):
     p.replace(kalman, "_steady", _steady)
 
 
+def pcg_steps_copy(H, g0, Pc, qv, init, w0=None, mistake: bool = True):
+    """The two PCG steps of :mod:`~theorycheck.papers.lds.theory.pcg` re-typed for ``lds-pcg-fixed-steps`` (the
+    mistake sits inside the iteration): step 0.1 and β = 1; ``mistake=False`` is the exact line search (pinned to the
+    real steps on random, non-degenerate inputs by the paper's tests)."""
+    r0 = -g0 if w0 is None else -(g0 + np.einsum("bij,bj->bi", H, w0))
+    z0 = r0 @ Pc.T
+    d0 = z0 if init == "residual" else np.broadcast_to(qv, z0.shape).copy()
+    Hd0 = np.einsum("bij,bj->bi", H, d0)
+    al0 = 0.1 if mistake else (np.sum(r0 * d0, 1) / np.sum(d0 * Hd0, 1))[:, None]   # BUG: fixed step, no line search
+    w1 = al0 * d0 if w0 is None else w0 + al0 * d0
+    r1 = r0 - al0 * Hd0
+    z1 = r1 @ Pc.T
+    if mistake:
+        beta = 1.0
+    elif init == "residual":
+        beta = (np.sum(r1 * z1, 1) / np.sum(r0 * z0, 1))[:, None]
+    else:
+        beta = (-np.sum(z1 * Hd0, 1) / np.sum(d0 * Hd0, 1))[:, None]
+    d1 = z1 + beta * d0
+    Hd1 = np.einsum("bij,bj->bi", H, d1)
+    al1 = 0.1 if mistake else (np.sum(r1 * d1, 1) / np.sum(d1 * Hd1, 1))[:, None]
+    w2 = w1 + al1 * d1
+    r2 = r1 - al1 * Hd1
+    return r0, z0, z1, r2 @ Pc.T, w1, w2
+
+
 def _pcg_fixed_steps(p):
-    def _two_pcg_steps(H, g0, Pc, qv, init, w0=None):
-        r0 = -g0 if w0 is None else -(g0 + np.einsum("bij,bj->bi", H, w0))
-        z0 = r0 @ Pc.T
-        d0 = z0 if init == "residual" else np.broadcast_to(qv, z0.shape).copy()
-        w1 = 0.1 * d0 if w0 is None else w0 + 0.1 * d0                     # BUG: fixed step, no line search
-        r1 = r0 - 0.1 * np.einsum("bij,bj->bi", H, d0)
-        z1 = r1 @ Pc.T
-        d1 = z1 + d0
-        w2 = w1 + 0.1 * d1
-        r2 = r1 - 0.1 * np.einsum("bij,bj->bi", H, d1)
-        return r0, z0, z1, r2 @ Pc.T, w1, w2
-    p.replace(pcg, "_two_pcg_steps", _two_pcg_steps)
+    p.replace(pcg, "_two_pcg_steps", lambda H, g0, Pc, qv, init, w0=None: pcg_steps_copy(H, g0, Pc, qv, init, w0))
 
 
 def _optimum_gradient_half(p):

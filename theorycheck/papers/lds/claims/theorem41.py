@@ -1,43 +1,37 @@
-r"""Claims of paper 001 on Theorem 4.1 (seed lines 58–62), in seed order: the Isserlis moments, the global optimum
-W*_QK, the ratio of expectations, the one-step-GD identity. Registered through :mod:`.claims` (after
-:mod:`.claims_background`, before :mod:`.claims_pcg`)."""
+r"""Claims of paper 001 on key design 3, the closed-form AR(1) optimum (Theorem 4.1, seed lines 58–62), in seed order:
+the Isserlis moments, the global optimum W*_QK, the ratio of expectations, the one-step-GD identity and the
+first-order optimality it rests on."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 
-from ... import gaussian
-from ...figures import new_figure
-from ...models.attention import attention_predict, effective_coefficients, gram_query
-from ...models.dynamics import DiagonalLDSPrior, LDSBatch, lds_autocovariance
-from ...claims import Clause
-from ...verdicts import Estimate, rules, selfcheck
-from ...verdicts.rules.trivial import against_trivial
-from ..api import Derivation, Note
-from .derivations import lds_identities as dli
-from .derivations import lds_isserlis as dlis
-from .generated import lds_identities as gi
-from .generated import lds_scalar as gs
-from .registry import claims
-from .settings import (SETTINGS, T_STATED, config, corner_priors, prior, prior_params, prior_scope, rng_for,
-                       searched_box, test_set)
-from .theory.gd import ar_gd_step_prediction, gd_step_weights
-from .theory.isserlis import wqk_star_moments
-from .theory.stationarity import stationarity_moments
-from .theory.wqk import poly_eval_moments, scalar_batch, wqk_star
-
-__all__ = ["isserlis_moments", "thm41_global_optimum", "thm41_ratio_of_expectations", "gd_identity",
-           "first_optimality"]
+from .... import gaussian
+from ....figures import new_figure
+from ....models.attention import attention_predict, effective_coefficients, gram_query
+from ....models.dynamics import DiagonalLDSPrior, LDSBatch, lds_autocovariance
+from ....claims import Clause
+from ....verdicts import Estimate, rules, selfcheck
+from ....verdicts.rules.trivial import against_trivial
+from ...api import Derivation, Note
+from ..derivations import lds_identities as dli
+from ..derivations import lds_isserlis as dlis
+from ..generated import lds_identities as gi
+from ..generated import lds_scalar as gs
+from ..registry import claims
+from ..settings import (SETTINGS, T_STATED, config, corner_priors, prior, prior_params, prior_scope, rng_for,
+                        searched_box, test_set)
+from ..theory.gd import ar_gd_step_prediction, gd_step_weights
+from ..theory.isserlis import wqk_star_moments
+from ..theory.stationarity import stationarity_moments
+from ..theory.wqk import poly_eval_moments, scalar_batch, wqk_star
 
 
 # ============================================================================ lines 58, 60 (Theorem 4.1)
 @claims.claim("001-isserlis-moments", lines=(58, 58), fragment="Isserlis 定理（把高斯数据的高阶矩拆成二阶矩乘积）",
               conventions=["C1", "C5"], weight="supporting",
               title="Isserlis' theorem reduces Theorem 4.1's 4th and 6th moments to products of covariances",
-              clauses=[Clause("c1", "Isserlis 定理（把高斯数据的高阶矩拆成二阶矩乘积）")],
-              revision={"previous": "confirmed", "why": "re-audited (issue 21): title, weight and clause declared; the "
-                                                        "Gaussian condition is audited by its stress path (Student-t "
-                                                        "noises); verdict unchanged."})
+              clauses=[Clause("c1", "Isserlis 定理（把高斯数据的高阶矩拆成二阶矩乘积）")])
 def isserlis_moments(ctx):
     """Isserlis' theorem reduces the 4th- and 6th-order moments of Theorem 4.1, N = E[y_{T−1} y_T S] and
     D = E[y_{T−1}² S²], to sums of products of autocovariances (3 and 15 pairings per term)."""
@@ -106,13 +100,7 @@ _SWAP_WHY = ("refuted in the stated setting (no chosen value matters): the loss 
                         "only, a characterisation of every optimum; the existence of one is clause c1",
                         "uniqueness of the predictor (not of the weights)":
                         "ruled out: a rescaling (W_QK/β, βW_V) leaves the predictor unchanged, so the qualifier "
-                        "'up to a non-zero scaling' has content only for the weights (权重)"},
-              revision={"previous": "confirmed",
-                        "why": "re-audited (issue 21): 'up to a non-zero scaling' is a uniqueness clause and is now "
-                               "tested by a search for other optima — it fails: the swapped parity branch "
-                               "(W_QK = [[0, 0], [W*/β, 0]], W_V = [[0, 0], [β, 0]]) and the loss-irrelevant entries "
-                               "give other global optima that are not rescalings of Eq. 15. Eq. 15 itself is a global "
-                               "optimum in all four settings (unchanged)."})
+                        "'up to a non-zero scaling' has content only for the weights (权重)"})
 def thm41_global_optimum(ctx, exact_optima):
     """For AR(1) the global optimum of the in-context loss over all W_QK, W_V is W*_QK = diag(w*, 0), W*_V = e₂e₂ᵀ
     (w* = (T−2)E[y_{T−1}y_T S]/E[y_{T−1}²S²]), unique up to a non-zero scaling (W_QK, W_V) → (W_QK/β, βW_V)."""
@@ -210,13 +198,7 @@ def _uniqueness(ctx, T, opt):
               title="Eq. 15's scalar is a ratio of expectations over noise and prior, with the factor T − 2",
               clauses=[Clause("c1", r"\[W^\star_{QK}=\begin{pmatrix}\dfrac{(T-2)\,\mathbb{E}[y_{T-1}y_T\sum_{i=1}^{T-2}"
                                     r"y_iy_{i+1}]}{\mathbb{E}\!\big[y_{T-1}^2(\sum_{i=1}^{T-2}y_iy_{i+1})^2\big]}&0\\[2pt]0&"
-                                    r"0\end{pmatrix},\qquad W^\star_V=\begin{pmatrix}0&0\\0&1\end{pmatrix}.\]", "number")],
-              revision={"previous": "confirmed",
-                        "why": "re-audited (issue 21): the comparisons carry the trivial alternative (predicting 0, "
-                               "W_QK = 0), which W* beats by more than 5 % of its loss; the work of each setting is its "
-                               "own tasks (ratio_setting; ratio_heldout for the held-out losses, ratio_acov for the "
-                               "autocovariance self-check; same random streams, numbers unchanged), so no task is longer than 30 s. (Earlier: paired held-out superiority tests instead of an ad-hoc z; the "
-                               "former claim 001-thm41-exact-vs-mc became this claim's self-check.)"})
+                                    r"0\end{pmatrix},\qquad W^\star_V=\begin{pmatrix}0&0\\0&1\end{pmatrix}.\]", "number")])
 def thm41_ratio_of_expectations(ctx, ratio_setting, ratio_heldout, ratio_acov):
     """The optimal scalar is W*_QK,11 = (T−2)E[y_{T−1}y_T S]/E[y_{T−1}²S²], expectations over noise and prior: on fresh
     prompts the attention layer with it has a lower loss than with the per-system optimum averaged over systems
@@ -293,12 +275,7 @@ def _wqk_figure(curves):
                        r"做一步梯度下降后给出的预测",
               title="With the Theorem 4.1 weights the forward pass equals one GD step on L_AR(1) from 0",
               clauses=[Clause("c1", "关键洞察是：用这组最优参数跑一次前向传播", "condition"),
-                       Clause("c2", r"输出恰好等于从 \(w_0=0\) 出发对 \(L_{\mathrm{AR}(1)}(w)\) 做一步梯度下降后给出的预测")],
-              revision={"previous": "confirmed",
-                        "why": "re-audited (issue 21): the identity is tested at the parameterisation the sentence names "
-                               "— a fixed step η = W* (a constant of the prior, not of the prompt) — on prompts of all "
-                               "four settings, and its behaviour under rescaling of the data y → cy is compared (both "
-                               "sides scale like c³); verdict unchanged."})
+                       Clause("c2", r"输出恰好等于从 \(w_0=0\) 出发对 \(L_{\mathrm{AR}(1)}(w)\) 做一步梯度下降后给出的预测")])
 def gd_identity(ctx):
     """With the optimal weights the attention output equals the prediction after one gradient-descent step on
     L_AR(1) from w₀ = 0 with the fixed step size η = W*_QK,11, for every prompt (both scale like c³ under y → cy)."""
@@ -336,10 +313,7 @@ def gd_identity(ctx):
               fragment="这就把 i.i.d. 设定下「注意力实现 GD」的结论首次推广到了 LDS 产生的非 i.i.d. 数据上，是已知第一个针对 LDS 数据的最优性结果",
               title="Priority: the first optimality result for attention on LDS (non-i.i.d.) data",
               clauses=[Clause("c1", "这就把 i.i.d. 设定下「注意力实现 GD」的结论首次推广到了 LDS 产生的非 i.i.d. 数据上", "priority"),
-                       Clause("c2", "是已知第一个针对 LDS 数据的最优性结果", "priority")],
-              revision={"previous": "underspecified", "why": "re-audited (issue 21): the quote now includes the first "
-                                                             "priority statement of the sentence ('首次推广'); both are "
-                                                             "priority clauses; verdict unchanged."})
+                       Clause("c2", "是已知第一个针对 LDS 数据的最优性结果", "priority")])
 def first_optimality(ctx):
     """This is the first extension of 'attention implements GD' to non-i.i.d. LDS data and the first optimality result
     for one-layer attention on LDS data."""
