@@ -131,7 +131,9 @@ def test_one_memo_facility():
 #: Stores that look like a memo (a function reads a key and stores under it) but are not one, each with why; keyed by
 #: (module, container). Everything else that looks like a memo must be a theorycheck.memo.Memo, whatever its name.
 NOT_MEMOS = {
-    **{("theorycheck.memo", c): "the memo facility itself" for c in ("_REGISTRY", "self.data")},
+    ("theorycheck.memo", "_REGISTRY"): "the memo facility itself",
+    ("theorycheck.report.texcheck", "self._verdicts"): "FormulaCheck holds the compile verdicts of one report run "
+                                                       "(made per render)",
     **{("theorycheck.gaussian.diagrams", f"self.{c}"): "the dynamic-programming tables of one engine evaluation "
        "(an object per expectation, shared only by the products of one call)"
        for c in ("_lt", "_qt", "_chain", "_cyc", "_kappa", "_m")},

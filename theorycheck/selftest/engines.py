@@ -5,7 +5,7 @@ Each mutant is applied by monkeypatching the real code path for one run (:class:
 written to the source), then its checks run against the mutated code; a mutant is **caught** when at
 least one check fails or raises. The same checks must all pass on the unmutated code. Monte Carlo
 checks are two-sided z-tests at ``ALPHA``; identities fail above a stated floating-point tolerance.
-Paper-level mutants live with their papers (``theorycheck/papers/<key>/mutants.py``) and must change a
+Paper-level mutants live with their papers (``theorycheck/papers/<key>/checks/mutants.py``) and must change a
 verdict (:func:`theorycheck.selftest.run_paper_mutants`).
 
 >>> r = run_check("montecarlo.known-values")

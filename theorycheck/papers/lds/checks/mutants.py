@@ -17,6 +17,7 @@ from ....models import dynamics as D
 from ....models import filters as F
 from ...api import Mutant
 from ..theory import gd, isserlis, kalman, nonnormal, optimum, pcg, stationarity, support, wqk
+from .consistency import CHECKS  # noqa: F401  (found by the self-test through Paper(mutants=...))
 
 _RATIO = "001-thm41-ratio-of-expectations"
 _OPT = "001-thm41-global-optimum"

@@ -7,14 +7,18 @@ import pytest
 import sympy as sp
 from scipy import stats
 
-from theorycheck import gaussian, lds
+from theorycheck import gaussian
 from theorycheck.models.attention import gram_query
+from theorycheck.models import attention
+from theorycheck.models import dynamics
+from theorycheck.models import training
+from . import _lds as lds
 from theorycheck.papers.lds.generated import lds_identities as gi
 from theorycheck.papers.lds.generated import lds_scalar as gs
 from theorycheck.papers.lds.theory.wqk import poly_eval_moments, scalar_batch
 from theorycheck.montecarlo import MeanEstimate, compare, from_samples
 
-PR1 = lds.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.4)
+PR1 = dynamics.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.4)
 
 
 def _scalar(a, prior=PR1):
@@ -27,7 +31,7 @@ def test_isserlis_engine_vs_bruteforce_vs_hafnian():
     the hafnian of thewalrus (independent oracle)."""
     from thewalrus import hafnian  # optional: thewalrus (an independent oracle) is a test extra
     T = 6
-    K = lds.lds_autocovariance(_scalar([-0.7, 0.3, 0.85]), T)
+    K = dynamics.lds_autocovariance(_scalar([-0.7, 0.3, 0.85]), T)
     N, D = lds.wqk_star_moments(K)
     for b in range(3):
         Nb = sum(gaussian.moment(K[b], (T - 2, T - 1, i, i + 1)) for i in range(T - 2))
@@ -43,10 +47,10 @@ def test_isserlis_engine_vs_bruteforce_vs_hafnian():
 def test_isserlis_vs_monte_carlo():
     T = 7
     sysm = _scalar([0.8])
-    K = lds.lds_autocovariance(sysm, T)
+    K = dynamics.lds_autocovariance(sysm, T)
     N, D = lds.wqk_star_moments(K)
     rng = np.random.default_rng(11)
-    big = lds.LDSBatch(np.repeat(sysm.A, 200_000, 0), np.repeat(sysm.c, 200_000, 0),
+    big = dynamics.LDSBatch(np.repeat(sysm.A, 200_000, 0), np.repeat(sysm.c, 200_000, 0),
                        np.repeat(sysm.Sigma_w, 200_000, 0), sysm.sigma0, sysm.sigma_v)
     Y = big.simulate(T, rng)
     S = np.sum(Y[:, :-2] * Y[:, 1:-1], axis=1)
@@ -58,9 +62,9 @@ def test_isserlis_vs_monte_carlo():
 def test_generated_polynomials_match_engine(T):
     a = np.array([-1.0, -0.6, 0.1, 0.5, 0.97])
     for (s0, sw, sv) in [(1.0, 0.5, 0.4), (0.3, 1.2, 0.0)]:
-        pr = lds.DiagonalLDSPrior(1, 0.9, s0, sw, sv)
+        pr = dynamics.DiagonalLDSPrior(1, 0.9, s0, sw, sv)
         Np, Dp = poly_eval_moments(gs.POLY[T], a, s0, sw, sv)
-        Ne, De = lds.wqk_star_moments(lds.lds_autocovariance(scalar_batch(pr, a), T))
+        Ne, De = lds.wqk_star_moments(dynamics.lds_autocovariance(scalar_batch(pr, a), T))
         np.testing.assert_allclose(Np, Ne, rtol=1e-11, atol=1e-13)
         np.testing.assert_allclose(Dp, De, rtol=1e-11)
 
@@ -68,15 +72,15 @@ def test_generated_polynomials_match_engine(T):
 @pytest.mark.parametrize("T", [3, 9, 45])
 def test_symbolic_T_closed_form_of_N(T):
     a = np.array([-0.9, -0.2, 0.35, 0.99])
-    pr = lds.DiagonalLDSPrior(1, 0.9, 1.2, 0.5, 0.4)
-    N, _ = lds.wqk_star_moments(lds.lds_autocovariance(scalar_batch(pr, a), T))
+    pr = dynamics.DiagonalLDSPrior(1, 0.9, 1.2, 0.5, 0.4)
+    N, _ = lds.wqk_star_moments(dynamics.lds_autocovariance(scalar_batch(pr, a), T))
     np.testing.assert_allclose(gs.N_scalar_closed(a, T, 1.2, 0.5, 0.4), N, rtol=1e-9)
 
 
 def test_generated_scalar_autocovariance():
     a, s0, sw = 0.7, 1.3, 0.6
-    pr = lds.DiagonalLDSPrior(1, 0.9, s0, sw, 0.0)
-    K = lds.lds_autocovariance(scalar_batch(pr, [a]), 9)[0]
+    pr = dynamics.DiagonalLDSPrior(1, 0.9, s0, sw, 0.0)
+    K = dynamics.lds_autocovariance(scalar_batch(pr, [a]), 9)[0]
     for s in range(1, 10):
         assert math.isclose(gs.P_scalar(a, s, s0, sw), K[s - 1, s - 1], rel_tol=1e-12)
         for t in range(s, 10):
@@ -86,10 +90,10 @@ def test_generated_scalar_autocovariance():
 def test_autocovariance_vs_simulation_all_settings():
     rng = np.random.default_rng(3)
     for st in "abcd":
-        pr = lds.make_prior(st, d=3)
+        pr = dynamics.make_prior(st, d=3)
         sysm = pr.sample(rng, 1)
         K = sysm.autocovariance(5)[0]
-        rep = lds.LDSBatch(np.repeat(sysm.A, 100_000, 0), np.repeat(sysm.c, 100_000, 0),
+        rep = dynamics.LDSBatch(np.repeat(sysm.A, 100_000, 0), np.repeat(sysm.c, 100_000, 0),
                            np.repeat(sysm.Sigma_w, 100_000, 0), sysm.sigma0, sysm.sigma_v)
         Y = rep.simulate(5, rng)
         prods = np.einsum("ni,nj->nij", Y, Y).reshape(len(Y), -1)
@@ -101,7 +105,7 @@ def test_autocovariance_vs_simulation_all_settings():
 def test_kalman_equals_schur_complement():
     rng = np.random.default_rng(4)
     for st in "abcd":
-        sysm = lds.make_prior(st, d=3).sample(rng, 20)
+        sysm = dynamics.make_prior(st, d=3).sample(rng, 20)
         np.testing.assert_allclose(lds.kalman_one_step_mse(sysm, 12), lds.oracle_ar_mse(sysm, 12, 11), rtol=1e-9)
 
 
@@ -119,7 +123,7 @@ def test_gd_identity_symbolic_and_numeric():
     assert gi.GD_IDENTITY_SYMBOLIC_T and gi.GD_T_VALUES[0] <= 4
     rng = np.random.default_rng(0)
     Y = rng.standard_normal((50, 13))
-    att = lds.attention_predict(np.array([[0.37, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)
+    att = attention.attention_predict(np.array([[0.37, 0], [0, 0]]), np.array([[0, 0], [0, 1.0]]), Y)
     np.testing.assert_allclose(att, lds.ar_gd_step_prediction(Y, 1, 0.37), rtol=1e-12)
 
 
@@ -128,15 +132,15 @@ def test_forward_pass_matches_effective_coefficients():
     for s in (1, 2, 3):
         W, V = rng.standard_normal((2, s + 1, s + 1))
         Y = rng.standard_normal((7, 12))
-        C = lds.effective_coefficients(W, V)
+        C = attention.effective_coefficients(W, V)
         G, q = gram_query(Y, s)
         pred = np.einsum("klj,bkl,bj->b", C, G, q[:, :s])
-        np.testing.assert_allclose(lds.attention_predict(W, V, Y), pred, rtol=1e-10)
+        np.testing.assert_allclose(attention.attention_predict(W, V, Y), pred, rtol=1e-10)
         # the sympy forward pass agrees with the numpy one
         ys = lds.sym_observations(8)
         vals = dict(zip(ys, rng.standard_normal(8)))
         out = lds.sym_attention_forward(sp.Matrix(W), sp.Matrix(V), lds.sym_token_matrix(ys, s)).subs(vals)
-        num = lds.attention_forward(W, V, lds.token_matrix(np.array([[vals[v] for v in ys]]), s))[0]
+        num = attention.attention_forward(W, V, attention.token_matrix(np.array([[vals[v] for v in ys]]), s))[0]
         np.testing.assert_allclose(np.array(out, dtype=float), num, rtol=1e-10)
 
 
@@ -144,7 +148,7 @@ def test_forward_pass_matches_effective_coefficients():
 def test_wqk_exact_vs_trajectory_mc_small_T():
     """Exact W* against the simulated model's best scalar, batch means (Student t, df = B - 1), two-sided 1e-3."""
     T = 6
-    for prior in (PR1, lds.make_prior("a", d=3)):
+    for prior in (PR1, dynamics.make_prior("a", d=3)):
         ex = lds.wqk_star(T, prior)
         mc = lds.wqk_star_batch_mc(T, prior, 20, 10_000, seed=5)
         b = mc["batch_values"]
@@ -164,7 +168,7 @@ def test_d1_routes_agree_and_rao_blackwell():
 
 def test_exact_components_vs_rao_blackwell_multid():
     for st in "ac":
-        pr = lds.make_prior(st, d=3)
+        pr = dynamics.make_prior(st, d=3)
         ex = lds.wqk_star(10, pr)
         rb = lds.wqk_star(10, pr, method="rao-blackwell", n_systems=20_000, seed=3)
         assert ex.method == "exact-components"
@@ -197,7 +201,7 @@ def test_parity_zeros_numeric():
     T = 12
     rng = np.random.default_rng(7)
     for st in "abcd":
-        sysm = lds.make_prior(st, d=3).sample(rng, 8)
+        sysm = dynamics.make_prior(st, d=3).sample(rng, 8)
         for s in (2, 3, 4):
             z = lds.parity_zero_pattern(s)
             Rp = lds.stationarity_rhs(sysm.autocovariance(T), s)
@@ -205,14 +209,14 @@ def test_parity_zeros_numeric():
             sc = np.abs(Rp).max()
             assert np.abs(Rp + Rm)[:, z].max() <= 1e-12 * sc
             assert np.abs(Rp - Rm)[:, ~z].max() <= 1e-12 * sc
-    R = lds.stationarity_moments(T, 2, lds.make_prior("a", d=2))["R"]
+    R = lds.stationarity_moments(T, 2, dynamics.make_prior("a", d=2))["R"]
     z = lds.parity_zero_pattern(2)
     assert np.abs(R[z]).max() < 1e-12 * np.abs(R).max() and np.abs(R[~z]).min() > 1e-6 * np.abs(R).max()
 
 
 def test_ar1_normal_equations_give_theorem():
     T = 10
-    pr = lds.make_prior("a", d=2)
+    pr = dynamics.make_prior("a", d=2)
     mom = lds.stationarity_moments(T, 1, pr, gram=True)
     c = np.linalg.solve(mom["gram"], mom["b"])
     w = lds.wqk_star(T, pr).value
@@ -223,8 +227,8 @@ def test_ar1_normal_equations_give_theorem():
 def test_gradient_check():
     rng = np.random.default_rng(2)
     W, V = 0.3 * rng.standard_normal((2, 4, 4))
-    Y = lds.make_prior("a").sample(rng, 40).simulate(11, rng)
-    _, gq, gv = lds.attention_loss_and_grad(W, V, Y)
+    Y = dynamics.make_prior("a").sample(rng, 40).simulate(11, rng)
+    _, gq, gv = attention.attention_loss_and_grad(W, V, Y)
     h = 1e-6
     for M, g, first in ((W, gq, True), (V, gv, False)):
         num = np.zeros_like(M)
@@ -233,18 +237,18 @@ def test_gradient_check():
                 Mp, Mm = M.copy(), M.copy()
                 Mp[i, j] += h
                 Mm[i, j] -= h
-                lp = lds.attention_loss_and_grad(Mp, V, Y)[0] if first else lds.attention_loss_and_grad(W, Mp, Y)[0]
-                lm = lds.attention_loss_and_grad(Mm, V, Y)[0] if first else lds.attention_loss_and_grad(W, Mm, Y)[0]
+                lp = attention.attention_loss_and_grad(Mp, V, Y)[0] if first else attention.attention_loss_and_grad(W, Mp, Y)[0]
+                lm = attention.attention_loss_and_grad(Mm, V, Y)[0] if first else attention.attention_loss_and_grad(W, Mm, Y)[0]
                 num[i, j] = (lp - lm) / (2 * h)
         np.testing.assert_allclose(g, num, rtol=1e-5, atol=1e-8)
 
 
 def test_small_training_converges_to_theorem():
     T = 10
-    pr = lds.DiagonalLDSPrior(2, 0.95, 1.0, 0.5, 0.3)
+    pr = dynamics.DiagonalLDSPrior(2, 0.95, 1.0, 0.5, 0.3)
     w = lds.wqk_star(T, pr).value
-    r = lds.train_linear_attention(T, 1, pr, steps=1500, batch=400, seed=0)
-    C = lds.effective_coefficients(r.W_QK, r.W_V)[:, :, 0]
+    r = training.train_linear_attention(T, 1, pr, steps=1500, batch=400, seed=0)
+    C = attention.effective_coefficients(r.W_QK, r.W_V)[:, :, 0]
     assert abs(C[0, 1] / w - 1) < 0.1, (C, w)
     assert max(abs(C[0, 0]), abs(C[1, 1])) < 0.1 * abs(C[0, 1])
     assert np.mean(r.losses[-100:]) < np.mean(r.losses[:20])
@@ -257,7 +261,7 @@ def test_masked_training_keeps_support():
     mq[:, :s] = sw
     mv = np.zeros((3, 3), bool)
     mv[s] = sv
-    r = lds.train_linear_attention(8, s, lds.make_prior("a", d=2), steps=20, batch=50, seed=1, support=(mq, mv))
+    r = training.train_linear_attention(8, s, dynamics.make_prior("a", d=2), steps=20, batch=50, seed=1, support=(mq, mv))
     assert np.all(r.W_QK[~mq] == 0) and np.all(r.W_V[~mv] == 0)
 
 
@@ -271,38 +275,38 @@ def test_jaccard_and_support():
 
 def test_pcg_reconstruction_exact():
     rng = np.random.default_rng(9)
-    Y = lds.make_prior("b").sample(rng, 100).simulate(20, rng)
+    Y = dynamics.make_prior("b").sample(rng, 100).simulate(20, rng)
     W, V = rng.standard_normal((2, 5, 5))
     q = lds.pcg_quantities(W, V, Y)
-    np.testing.assert_allclose(q["pred_att"], lds.attention_predict(W, V, Y), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(q["pred_att"], attention.attention_predict(W, V, Y), rtol=1e-9, atol=1e-9)
 
 
 def test_closed_loop_radius_below_one():
-    sysm = lds.make_prior("d").sample(np.random.default_rng(0), 50)
+    sysm = dynamics.make_prior("d").sample(np.random.default_rng(0), 50)
     assert np.all(lds.steady_state_closed_loop_radius(sysm) < 1)
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: lds.DiagonalLDSPrior(0, 0.5, 1, 1, 1), "d must be"),
-    (lambda: lds.DiagonalLDSPrior(2, 1.5, 1, 1, 1), "a_max must be"),
-    (lambda: lds.DiagonalLDSPrior(2, 0.5, -1, 1, 1), "sigma0 must be"),
-    (lambda: lds.make_prior("e"), "setting must be"),
+    (lambda: dynamics.DiagonalLDSPrior(0, 0.5, 1, 1, 1), "d must be"),
+    (lambda: dynamics.DiagonalLDSPrior(2, 1.5, 1, 1, 1), "a_max must be"),
+    (lambda: dynamics.DiagonalLDSPrior(2, 0.5, -1, 1, 1), "sigma0 must be"),
+    (lambda: dynamics.make_prior("e"), "setting must be"),
     (lambda: lds.wqk_star(2, PR1), "T must be"),
     (lambda: lds.wqk_star(10, "prior"), "prior must be"),
     (lambda: lds.wqk_star(10, PR1, rtol=0), "rtol must be"),
-    (lambda: lds.wqk_star(10, lds.make_prior("b"), method="polynomial"), "needs a DiagonalLDSPrior"),
+    (lambda: lds.wqk_star(10, dynamics.make_prior("b"), method="polynomial"), "needs a DiagonalLDSPrior"),
     (lambda: lds.simulate_wqk_star(10, PR1, 1, 0), "samples must be"),
-    (lambda: lds.train_linear_attention(10, 0, PR1, 10, 10, 0), "s must be"),
-    (lambda: lds.train_linear_attention(10, 1, PR1, 10, 10, 0, lr=-1), "lr must be"),
-    (lambda: lds.attention_predict(np.eye(2), np.eye(3), np.ones((1, 8))), "W_V must have"),
-    (lambda: lds.attention_predict(np.eye(2), np.eye(2), np.ones((1, 3))), "Y must have"),
-    (lambda: lds.attention_predict(np.eye(2), np.eye(2), np.full((1, 8), np.nan)), "Y must be finite"),
-    (lambda: lds.token_matrix(np.ones(6), 0), "s must be"),
-    (lambda: lds.AnisotropicNoiseLDSPrior(2, 0.5, 1, 1, 1, Sigma_w=-np.eye(2)), "Sigma_w must be"),
+    (lambda: training.train_linear_attention(10, 0, PR1, 10, 10, 0), "s must be"),
+    (lambda: training.train_linear_attention(10, 1, PR1, 10, 10, 0, lr=-1), "lr must be"),
+    (lambda: attention.attention_predict(np.eye(2), np.eye(3), np.ones((1, 8))), "W_V must have"),
+    (lambda: attention.attention_predict(np.eye(2), np.eye(2), np.ones((1, 3))), "Y must have"),
+    (lambda: attention.attention_predict(np.eye(2), np.eye(2), np.full((1, 8), np.nan)), "Y must be finite"),
+    (lambda: attention.token_matrix(np.ones(6), 0), "s must be"),
+    (lambda: dynamics.AnisotropicNoiseLDSPrior(2, 0.5, 1, 1, 1, Sigma_w=-np.eye(2)), "Sigma_w must be"),
     (lambda: lds.parity_zero_pattern(0), "s must be"),
-    (lambda: lds.wqk_star(6, lds.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0)), "0/0"),
-    (lambda: lds.wqk_star(6, lds.make_prior("b", d=2, sigma0=0.0, sigma_w=0.0, sigma_v=0.0), n_systems=10), "0/0"),
-    (lambda: lds.simulate_wqk_star(6, lds.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0), 10, 0), "y = 0"),
+    (lambda: lds.wqk_star(6, dynamics.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0)), "0/0"),
+    (lambda: lds.wqk_star(6, dynamics.make_prior("b", d=2, sigma0=0.0, sigma_w=0.0, sigma_v=0.0), n_systems=10), "0/0"),
+    (lambda: lds.simulate_wqk_star(6, dynamics.DiagonalLDSPrior(2, 0.5, 0.0, 0.0, 0.0), 10, 0), "y = 0"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
@@ -315,7 +319,7 @@ def test_realisable_coefficients_have_indefinite_rank2_blocks():
     for _ in range(20):
         s = 3
         W, V = rng.standard_normal((2, s + 1, s + 1))
-        C = lds.effective_coefficients(W, V)
+        C = attention.effective_coefficients(W, V)
         for j in range(s):
             S = np.triu(C[:, :, j], 1) / 2
             S = S + S.T + np.diag(np.diag(C[:, :, j]))
@@ -327,9 +331,9 @@ def test_realisable_coefficients_have_indefinite_rank2_blocks():
 # ----------------------------------------------------------------------------- helpers added for the claims
 def test_one_sided_prior_and_exact_components():
     """The control prior's exact prior average (Gauss-Legendre on [0, a_max]) equals Rao-Blackwell over samples."""
-    pr = lds.OneSidedDiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.4)
+    pr = dynamics.OneSidedDiagonalLDSPrior(2, 0.9, 1.0, 0.5, 0.4)
     assert pr.eigenvalue_interval == (0.0, 0.9) and not pr.central_symmetric
-    assert lds.make_prior("a").central_symmetric
+    assert dynamics.make_prior("a").central_symmetric
     ex = lds.wqk_star(8, pr)
     rb = lds.wqk_star(8, pr, method="rao-blackwell", n_systems=20_000, seed=4)
     assert ex.method == "exact-components" and abs(ex.value - rb.value) < 4 * rb.se
@@ -339,7 +343,7 @@ def test_one_sided_prior_and_exact_components():
 
 
 def test_antithetic_family_kills_odd_moments_and_systems_argument():
-    pr = lds.make_prior("b", d=3)
+    pr = dynamics.make_prior("b", d=3)
     sysm = pr.sample(np.random.default_rng(0), 30)
     assert len(sysm.subset(slice(5, 12))) == 7
     m = lds.stationarity_moments(12, 2, pr, systems=sysm, antithetic=True)
@@ -354,7 +358,7 @@ def test_antithetic_family_kills_odd_moments_and_systems_argument():
 
 
 def test_rao_blackwell_batch_ratios():
-    w = lds.wqk_star(10, lds.make_prior("d", d=2), method="rao-blackwell", n_systems=4000, batch=500, seed=3)
+    w = lds.wqk_star(10, dynamics.make_prior("d", d=2), method="rao-blackwell", n_systems=4000, batch=500, seed=3)
     b = np.asarray(w.extra["batch_ratios"])
     assert b.size == 8 and abs(b.mean() - w.value) < 5 * b.std(ddof=1) / math.sqrt(b.size)
 
@@ -363,12 +367,12 @@ def test_exact_loss_gradient_and_gd_helpers():
     """Exact population loss vs Monte Carlo of the model; analytic gradient vs central differences;
     the GD weights predict exactly one GD step."""
     T, s = 10, 2
-    pr = lds.make_prior("a", d=2)
+    pr = dynamics.make_prior("a", d=2)
     mom = lds.stationarity_moments(T, s, pr, gram=True)
     rng = np.random.default_rng(5)
     W, V = 0.4 * rng.standard_normal((2, s + 1, s + 1))
     Y = pr.sample(rng, 200_000).simulate(T, rng)
-    e = 0.5 * (lds.attention_predict(W, V, Y) - Y[:, -1]) ** 2
+    e = 0.5 * (attention.attention_predict(W, V, Y) - Y[:, -1]) ** 2
     assert abs(e.mean() - lds.exact_halved_loss(W, V, mom)) < 5 * e.std() / math.sqrt(e.size)
     gW, gV = lds.exact_loss_gradient(W, V, mom)
     h = 1e-6
@@ -381,7 +385,7 @@ def test_exact_loss_gradient_and_gd_helpers():
             assert math.isclose((f(Mp) - f(Mm)) / (2 * h), g[i, j], rel_tol=1e-5, abs_tol=1e-9)
     eta, L = lds.best_gd_step(s, mom)
     Wg, Vg = lds.gd_step_weights(s, eta)
-    np.testing.assert_allclose(lds.attention_predict(Wg, Vg, Y[:50]), lds.ar_gd_step_prediction(Y[:50], s, eta), rtol=1e-12)
+    np.testing.assert_allclose(attention.attention_predict(Wg, Vg, Y[:50]), lds.ar_gd_step_prediction(Y[:50], s, eta), rtol=1e-12)
     assert math.isclose(L, lds.exact_halved_loss(Wg, Vg, mom), rel_tol=1e-14)
     assert all(lds.exact_halved_loss(*lds.gd_step_weights(s, eta * f), mom) > L for f in (0.9, 1.1))
 
@@ -422,7 +426,7 @@ def test_decay_exponents_known_answer():
 
 
 def test_ar_gaps_are_nonnegative_and_vanish_at_full_window():
-    sysm = lds.make_prior("c", d=3).sample(np.random.default_rng(2), 20)
+    sysm = dynamics.make_prior("c", d=3).sample(np.random.default_rng(2), 20)
     kf, gaps = lds.ar_gaps(sysm, 12, [1, 3, 11])
     assert np.all(gaps >= -1e-12) and np.max(np.abs(gaps[:, -1])) < 1e-10 and np.all(np.diff(gaps, axis=1) <= 1e-12)
 
@@ -431,7 +435,7 @@ def test_pcg_init_q_known_answer():
     """With symmetric positive definite P and q equal to the first preconditioned residual, the 'q' variant is
     standard PCG; for s = 1 both reach the 1-D least-squares solution."""
     rng = np.random.default_rng(8)
-    Y = lds.make_prior("a").sample(rng, 40).simulate(16, rng)
+    Y = dynamics.make_prior("a").sample(rng, 40).simulate(16, rng)
     s = 3
     A = rng.standard_normal((s, s))
     P = A @ A.T + s * np.eye(s)
@@ -468,9 +472,9 @@ def test_family_level_monte_carlo_helpers():
     """On a fixed family of systems, the simulated best scalar estimates (T-2) sum N / sum D of that family, and the
     simulated second moments estimate each system's autocovariance (batch means, two-sided 1e-3)."""
     T = 8
-    fam = lds.make_prior("d", d=2).sample(np.random.default_rng(6), 200)
+    fam = dynamics.make_prior("d", d=2).sample(np.random.default_rng(6), 200)
     N, D = lds.wqk_star_moments(fam.autocovariance(T))
-    mc = lds.wqk_star_batch_mc(T, lds.make_prior("d", d=2), 30, 2, 7, systems=fam)
+    mc = lds.wqk_star_batch_mc(T, dynamics.make_prior("d", d=2), 30, 2, 7, systems=fam)
     assert mc["n"] == 30 * 200
     b = mc["batch_values"]
     t = (mc["value"] - (T - 2) * N.sum() / D.sum()) / (b.std(ddof=1) / math.sqrt(b.size))

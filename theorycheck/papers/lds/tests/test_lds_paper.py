@@ -9,10 +9,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from theorycheck import lds, papers
+from theorycheck import papers
 from theorycheck.context import RunContext
 from theorycheck.models import dynamics
 from theorycheck.models.training import train_linear_attention
+from theorycheck.models import attention
+from theorycheck.models import training
+from . import _lds as lds
 from theorycheck.papers.lds import fixtures, settings
 from theorycheck.papers.lds import reconciliation as rc
 from theorycheck.papers.lds.assumptions import twin_trajectories
@@ -24,7 +27,7 @@ from theorycheck.selftest import reliability as R
 from theorycheck.selftest import run_paper_mutants
 from theorycheck.verdicts.aggregate import extent_covers_chosen
 
-PR1 = lds.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.4)
+PR1 = dynamics.DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.4)
 
 
 # ----------------------------------------------------------------------------- the paper plugin
@@ -112,7 +115,7 @@ def test_all_mutants_caught():
 def test_orthogonal_prior_exact_route_matches_rao_blackwell():
     """Setting (b) is a sum of independent AR(1) components read through Qc (uniform on the sphere): the exact
     exchangeable-component average equals the Rao-Blackwell average over sampled systems (batch means, 1e-3)."""
-    pr = lds.make_prior("b", d=3)
+    pr = dynamics.make_prior("b", d=3)
     w = lds.wqk_star(10, pr)
     assert w.method == "exact-components" and w.se == 0
     rb = lds.wqk_star(10, pr, method="rao-blackwell", n_systems=40_000, batch=2000, seed=11)
@@ -131,7 +134,7 @@ def test_nonnormal_route_matches_rao_blackwell_and_its_forms():
     Isserlis forms equal the engine's, K is rebuilt from the pairwise components, and W* agrees with a large
     Rao-Blackwell average."""
     T, d = 8, 3
-    pr = lds.make_prior("d", d=d)
+    pr = dynamics.make_prior("d", d=d)
     rng = np.random.default_rng(0)
     sysm = pr.sample(rng, 4)
     K = sysm.autocovariance(T)
@@ -145,8 +148,8 @@ def test_nonnormal_route_matches_rao_blackwell_and_its_forms():
     b = np.asarray(rb.extra["batch_ratios"])
     t = (b.mean() - w.value) / math.hypot(b.std(ddof=1) / math.sqrt(b.size), w.se)
     assert 2 * stats.t.sf(abs(t), b.size - 1) > 1e-3, t
-    one = lds.wqk_star(T, lds.make_prior("d", d=1))                 # d = 1: no coupling, exact
-    assert one.value == pytest.approx(lds.wqk_star(T, lds.DiagonalLDSPrior(1, 0.95, 1.0, 0.5, 0.5),
+    one = lds.wqk_star(T, dynamics.make_prior("d", d=1))                 # d = 1: no coupling, exact
+    assert one.value == pytest.approx(lds.wqk_star(T, dynamics.DiagonalLDSPrior(1, 0.95, 1.0, 0.5, 0.5),
                                                    method="quadrature").value, rel=1e-10)
 
 
@@ -156,7 +159,7 @@ def test_nonnormal_pattern_integrals_equal_full_eigenvalue_quadrature():
     the eigenvalues of the Isserlis moments of the autocovariance of A = P⁻¹diag(a)P computed directly
     (lds_autocovariance), by a tensor Gauss-Legendre rule exact for their degree (6T per eigenvalue)."""
     T, d = 6, 3
-    pr = lds.make_prior("d", d=d)
+    pr = dynamics.make_prior("d", d=d)
     key = (-pr.a_max, pr.a_max, pr.sigma0, pr.sigma_w, pr.sigma_v, d, "d")
     M2, M3u, (ia, ib), _ = nonnormal._nn_index_tensors(T, key)
     x, w = pr.eigenvalue_quadrature(3 * T + 1)
@@ -167,9 +170,9 @@ def test_nonnormal_pattern_integrals_equal_full_eigenvalue_quadrature():
         P = np.eye(d)
         P[iu] += pr.coupling * (2 * U[0] - 1)
         A = np.linalg.solve(P, a[:, :, None] * P)                              # P⁻¹ diag(a) P
-        sysm = lds.LDSBatch(A, np.ones((a.shape[0], d)), np.broadcast_to(pr.sigma_w ** 2 * np.eye(d), A.shape),
+        sysm = dynamics.LDSBatch(A, np.ones((a.shape[0], d)), np.broadcast_to(pr.sigma_w ** 2 * np.eye(d), A.shape),
                             pr.sigma0, pr.sigma_v)
-        N, D = lds.wqk_star_moments(lds.lds_autocovariance(sysm, T))
+        N, D = lds.wqk_star_moments(dynamics.lds_autocovariance(sysm, T))
         C = nonnormal._coupling_weights(pr, U)[0]
         assert C @ M2 @ C == pytest.approx(wa @ N, rel=1e-9)
         assert float(np.sum(C[ia] * C[ib] * (C @ M3u))) == pytest.approx(wa @ D, rel=1e-9)
@@ -180,31 +183,31 @@ def test_nonnormal_route_agrees_with_trajectory_mc_and_previous_route():
     ratio, batch-means SE, 40 batches x 25 000, fixed seed) in a two-sided test at alpha = 1e-3 with the combined SE,
     and reproduces the values of the previous implementation of the same estimator (same Sobol scramblings: seed 5)
     to rounding, at T = 8, d = 3 and at the benchmark's T = 30, d = 5."""
-    T, pr = 8, lds.make_prior("d", d=3)
+    T, pr = 8, dynamics.make_prior("d", d=3)
     w = lds.wqk_star(T, pr, method="coupling-rqmc", seed=5)
     mc = lds.wqk_star_batch_mc(T, pr, 40, 25_000, 0)
     b = mc["batch_values"]
     z = (mc["value"] - w.value) / math.hypot(b.std(ddof=1) / math.sqrt(b.size), w.se)
     assert 2 * stats.t.sf(abs(z), b.size - 1) > 1e-3, z
     assert w.value == pytest.approx(0.09395970516538826, rel=1e-10)       # previous implementation, seed 5
-    w30 = lds.wqk_star(30, lds.make_prior("d"), method="coupling-rqmc", seed=5)
+    w30 = lds.wqk_star(30, dynamics.make_prior("d"), method="coupling-rqmc", seed=5)
     assert (w30.value, w30.se) == pytest.approx((0.07976266925218256, 6.191855008937862e-05), rel=1e-8)
     assert w30.extra["replicates"] == 16 and w30.extra["batch"] == 2048 and w30.extra["patterns"] == 48
 
 
 def test_skewed_prior_quadrature_and_parity_breaking():
-    sk = lds.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=0.4)
+    sk = dynamics.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=0.4)
     x, w = sk.eigenvalue_quadrature(10)
     assert w.sum() == pytest.approx(1.0) and float(w @ x) == pytest.approx(0.4 * 0.9 / 2)
     a = sk.sample(np.random.default_rng(1), 20_000).A[:, 0, 0]
     assert abs(np.mean(a > 0) - 0.7) < 0.02
-    sym = lds.stationarity_moments(12, 2, lds.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=0.0))["R"]
+    sym = lds.stationarity_moments(12, 2, dynamics.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=0.0))["R"]
     z = lds.parity_zero_pattern(2)
     assert np.abs(sym[z]).max() <= 1e-12 * np.abs(sym).max()
     skewed = lds.stationarity_moments(12, 2, sk)["R"]
     assert np.abs(skewed[z]).min() > 1e-4 * np.abs(skewed).max()
-    one = lds.wqk_star(12, lds.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=1.0)).value
-    assert one == pytest.approx(lds.wqk_star(12, lds.OneSidedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5)).value, rel=1e-12)
+    one = lds.wqk_star(12, dynamics.SkewedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5, skew=1.0)).value
+    assert one == pytest.approx(lds.wqk_star(12, dynamics.OneSidedDiagonalLDSPrior(3, 0.9, 1.0, 0.5, 0.5)).value, rel=1e-12)
 
 
 def test_pcg_preconditioner_inverse_and_residual_vectors():
@@ -226,7 +229,7 @@ def test_pcg_reconciliation_finds_a_planted_reading_and_reports_misses():
 
     def prompts(st, seed):
         g = np.random.default_rng(seed)
-        return lds.make_prior(st).sample(g, 2000).simulate(12, g)
+        return dynamics.make_prior(st).sample(g, 2000).simulate(12, g)
     one = {st: [tuple(rng.standard_normal((2, 5, 5)))] for st in "ab"}
     model = rc.PcgModel(one, prompts)
     reading = {"first conjugate direction": "q", "compared vectors": "predictors", "preconditioner": "PT",
@@ -282,6 +285,10 @@ def test_reliability_of_the_lds_area_and_baseline_coverage():
         if callable(obj) and not (inspect.isclass(obj) and (issubclass(obj, BaseException)
                                                             or hasattr(obj, "__dataclass_fields__"))):
             mine.add(f"{obj.__module__}.{obj.__name__}")
+    # the model functions the area's old import path (theorycheck.lds) exported beside its theory
+    mine |= {f"theorycheck.models.attention.{n}" for n in ("attention_forward", "attention_loss_and_grad",
+                                                           "attention_predict", "effective_coefficients",
+                                                           "token_matrix")}
     mine |= {f"theorycheck.models.dynamics.{n}" for n in dynamics.__all__
              if callable(getattr(dynamics, n)) and not hasattr(getattr(dynamics, n), "__dataclass_fields__")}
     assert mine <= {b.fn for b in area.BASELINES}, sorted(mine - {b.fn for b in area.BASELINES})
@@ -292,17 +299,17 @@ def test_reliability_of_the_lds_area_and_baseline_coverage():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: lds.simulate_lds(lds.make_prior("a"), 10, np.random.default_rng(0)), "systems must be an LDSBatch.*prior"),
+    (lambda: dynamics.simulate_lds(dynamics.make_prior("a"), 10, np.random.default_rng(0)), "systems must be an LDSBatch.*prior"),
     (lambda: lds.kalman_one_step_mse("x", 10), "systems must be an LDSBatch"),
-    (lambda: lds.token_matrix("abc", 1), "Y must be a numeric array"),
+    (lambda: attention.token_matrix("abc", 1), "Y must be a numeric array"),
     (lambda: lds.lag1_matrix(10 ** 6), "T must be"),
     (lambda: lds.lag1_matrix(50_000), "T = 50000 needs about"),
-    (lambda: lds.lds_autocovariance(PR1.sample(np.random.default_rng(0), 10), 60_000), "T = 60000 needs about"),
-    (lambda: lds.train_linear_attention(10, 1, PR1, steps=10 ** 12, batch=10, seed=0), "steps must be"),
-    (lambda: lds.train_linear_attention(10, 1, PR1, steps=10, batch=10 ** 9, seed=0), "batch = 1000000000 needs"),
-    (lambda: lds.wqk_star(30, lds.make_prior("d"), n_systems=10 ** 12), "n_systems must be"),
+    (lambda: dynamics.lds_autocovariance(PR1.sample(np.random.default_rng(0), 10), 60_000), "T = 60000 needs about"),
+    (lambda: training.train_linear_attention(10, 1, PR1, steps=10 ** 12, batch=10, seed=0), "steps must be"),
+    (lambda: training.train_linear_attention(10, 1, PR1, steps=10, batch=10 ** 9, seed=0), "batch = 1000000000 needs"),
+    (lambda: lds.wqk_star(30, dynamics.make_prior("d"), n_systems=10 ** 12), "n_systems must be"),
     (lambda: lds.simulate_wqk_star(30, PR1, 10 ** 9, 0, batch=10 ** 9), "batch = 1000000000 needs"),
-    (lambda: lds.LDSBatch(np.ones((2, 3, 3)), np.ones((2, 2)), np.ones((2, 3, 3)), 1.0, 0.1), "c must have shape"),
+    (lambda: dynamics.LDSBatch(np.ones((2, 3, 3)), np.ones((2, 2)), np.ones((2, 3, 3)), 1.0, 0.1), "c must have shape"),
     (lambda: lds.steady_state_closed_loop_radius(PR1.sample(np.random.default_rng(0), 2), 10 ** 9), "iters must be"),
 ])
 def test_named_errors_and_resource_guards(call, match):
