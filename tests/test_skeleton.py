@@ -13,10 +13,10 @@ def test_every_installed_paper_has_the_skeleton(key):
 
 
 def test_the_checker_sees_a_stray_room_and_a_missing_one(tmp_path, monkeypatch):
-    """A copy of the built-in gla package with an extra top-level module and without its seed map."""
+    """A copy of the built-in nonlinear package with an extra top-level module and without its seed map."""
     import importlib
     import sys
-    src = importlib.import_module("theorycheck.papers.gla").__file__
+    src = importlib.import_module("theorycheck.papers.nonlinear").__file__
     pkg = tmp_path / "tc_skel_copy"
     shutil.copytree(__import__("pathlib").Path(src).parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
     (pkg / "common.py").write_text('"""a stray helper module"""\n', encoding="utf-8")

@@ -22,7 +22,7 @@ from ...claims import INCONCLUSIVE, SubClaim
 from ...validate import check_real, check_str
 from ..finding import Comparison, Finding
 from ..text import fmt
-from .common import common_kwargs, decide_exactly
+from .common import check_scale, common_kwargs, decide_exactly
 from .registry import Rule, register
 
 
@@ -31,9 +31,12 @@ def share(statement: str, *, full, without: float, baseline: float, threshold: f
     loss with the term, a number or a bracket ``(lower bound, attained)``; ``without`` the best loss without it."""
     c = common_kwargs(kw)
     statement = check_str("statement", statement)
+    if isinstance(full, (tuple, list)) and len(full) != 2:
+        raise ValueError(f"full must be a number or a bracket (lower bound, attained), got {full!r}")
     lo, hi = (full, full) if not isinstance(full, (tuple, list)) else tuple(full)
     lo, hi = check_real("full (lower)", lo), check_real("full (attained)", hi)
     without, baseline = check_real("without", without), check_real("baseline", baseline)
+    check_scale(full=lo, without=without, baseline=baseline)
     threshold = check_real("threshold", threshold, low=0.0, high=1.0, low_open=True)
     if lo > hi:
         raise ValueError(f"full: the lower bound {lo} exceeds the attained loss {hi}")

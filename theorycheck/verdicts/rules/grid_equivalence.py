@@ -21,13 +21,13 @@ at the family's Bonferroni level; not reproduced when it fails at our margin onl
 from __future__ import annotations
 
 from ...claims import NOT_REPRODUCED, REFUTED, SubClaim
-from ...validate import check_real, check_str
+from ...validate import ParameterTypeError, check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..margins import VERBS, margin_table, smallest_margin
 from ..multiplicity import holm
 from ..finding import Comparison, Finding, statistical_sure
 from ..text import fmt
-from .common import CALIBRATION_ALPHA, FAMILY_ALPHA, common_kwargs, ci95, decide_exactly, outside_p, p_side, quantile, sample_mean, tost_p
+from .common import CALIBRATION_ALPHA, FAMILY_ALPHA, check_scale, common_kwargs, ci95, decide_exactly, outside_p, p_side, quantile, sample_mean, tost_p
 from .registry import Rule, register
 
 
@@ -37,8 +37,13 @@ def grid_equivalence(statement: str, estimates, targets, *, margin: float, relat
     (default ``"point i"``); ``margin`` is relative to each target when ``relative``."""
     c = common_kwargs(kw)
     statement = check_str("statement", statement)
+    for name, v in (("estimates", estimates), ("targets", targets)):
+        if isinstance(v, (str, bytes, dict)) or not hasattr(v, "__len__") or not hasattr(v, "__iter__"):
+            raise ParameterTypeError(f"{name} must be a sequence (one per point of the grid), got {type(v).__name__}")
     ests = [as_estimate(e, f"estimates[{i}]") for i, e in enumerate(estimates)]
     tgts = [check_real(f"targets[{i}]", t) for i, t in enumerate(targets)]
+    check_scale(**{f"targets[{i}]": t for i, t in enumerate(tgts)},
+                **{f"estimates[{i}]": abs(e.mean) + e.se for i, e in enumerate(ests)})
     if not ests or len(ests) != len(tgts):
         raise ValueError(f"estimates and targets must be non-empty and of equal length, got {len(ests)} and "
                          f"{len(tgts)}")
