@@ -34,3 +34,13 @@ def _reset_mpmath_precision():
     dps = mpmath.mp.dps
     yield
     mpmath.mp.dps = dps
+
+
+@pytest.fixture(scope="session")
+def quick_run_of_record():
+    """The quick run of every built-in paper at the run seed of record (``theorycheck.run.DEFAULT_SEED``), on two
+    workers, once per test session: the papers' own tests and the quick-against-record test read it."""
+    from theorycheck import papers
+    from theorycheck.run import DEFAULT_SEED, run_papers
+    keys = [k for k, p in papers.registry().items() if (p.package or "").startswith("theorycheck.papers.")]
+    return run_papers(keys, "quick", DEFAULT_SEED, jobs=2)

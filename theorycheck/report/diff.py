@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..claims import Claim, Ledger, load_results
 
-__all__ = ["Diff", "diff_results", "load_any"]
+__all__ = ["Diff", "diff_results", "load_any", "direction_conflicts"]
 
 MOVE_SIGMAS = 3.0
 
@@ -141,3 +141,32 @@ def diff_results(old, new) -> Diff:
     a = old if isinstance(old, dict) else load_any(old)
     b = new if isinstance(new, dict) else load_any(new)
     return Diff(a, b)
+
+
+#: Verdicts that decide a claim's direction: a quick run may leave a claim inconclusive (or underspecified) where the
+#: record decides it, but never decide it the other way.
+_AGAINST = {"refuted", "not reproduced", "inconsistent"}
+
+
+def direction_conflicts(quick: dict, record: dict) -> list[str]:
+    """The claims a quick run decides in the opposite direction to the record of the paper-scale run: confirmed where
+    the record refutes, is not reproduced or inconsistent, or the reverse (``quick`` and ``record``: ``{key:
+    Ledger}``, e.g. from :func:`load_any`). Inconclusive in either is no conflict: quick sizes may lack the power.
+
+    >>> from theorycheck.claims import Claim, Ledger
+    >>> q, r = Ledger("p", "1", "t"), Ledger("p", "1", "t")
+    >>> _ = q.add(Claim(id="x", paper="1", lines=(1, 1), statement="s", title="T", verdict="confirmed"))
+    >>> _ = r.add(Claim(id="x", paper="1", lines=(1, 1), statement="s", title="T", verdict="refuted"))
+    >>> direction_conflicts({"p": q}, {"p": r})
+    ['p:x: quick confirmed, record refuted']
+    """
+    out = []
+    for key, led in quick.items():
+        if key not in record:
+            continue
+        rec = {c.id: c.verdict for c in record[key].claims}
+        for c in led.claims:
+            a, b = c.verdict, rec.get(c.id)
+            if (a == "confirmed" and b in _AGAINST) or (a in _AGAINST and b == "confirmed"):
+                out.append(f"{key}:{c.id}: quick {a}, record {b}")
+    return out
