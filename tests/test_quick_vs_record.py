@@ -1,7 +1,6 @@
 """Quick sizes agree with the record's direction (issue: "cost follows the decision"): the quick run of every paper,
 at the run seed of record, may leave a claim inconclusive where the paper-scale record decides it, but never
 confirms what the record refutes, finds not reproduced or inconsistent — or the reverse."""
-
 import pytest
 
 from theorycheck import cli
