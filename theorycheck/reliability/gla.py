@@ -1,3 +1,3 @@
-"""Re-export: the reliability baselines of paper 000 now live in the paper's package, :mod:`theorycheck.papers.gla.fuzz`
-(found through ``Paper(fuzz=...)``). This module keeps the old import path working; it holds no code."""
-from ..papers.gla.fuzz import BASELINES, MODULES  # noqa: F401
+"""Re-export: the reliability baselines of paper 000 now live in the paper's package,
+:mod:`theorycheck.papers.gla.checks.fuzz` (found through ``Paper(fuzz=...)``). This module keeps the old import path working; it holds no code."""
+from ..papers.gla.checks.fuzz import BASELINES, MODULES  # noqa: F401

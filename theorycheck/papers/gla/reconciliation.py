@@ -6,7 +6,7 @@ depend on: σ_w², σ_e², the label noise, the dimension d, the LMS step μ, th
 its initialisation P₀, how the error is normalised and over which steps it is averaged. Everything here is
 declared before any data are computed: the free parameters with their ranges and discrete choices
 (:data:`FREE`), the joint targets with their model margin (:data:`TARGETS`), the run sizes and the search
-budget (:func:`sizes`).
+budget (:func:`.settings.reconcile_sizes`, declared with the other run sizes).
 
 The model runs the actual filters (:func:`theorycheck.models.filters.lms_residuals`,
 :func:`~theorycheck.models.filters.rls_residuals`) on AR(1) streams drawn once per search from the search's
@@ -40,7 +40,7 @@ from ...reconcile import Parameter, Target
 from ...verdicts import Estimate
 from . import theory as gla
 
-__all__ = ["FREE", "D_CHOICES", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "sizes", "FilterModel",
+__all__ = ["FREE", "D_CHOICES", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "FilterModel",
            "DIVERGED", "DIVERGENCE_FACTOR", "MU_GRID", "BETA_GRID", "runs_for", "heldout"]
 
 T = 1000                                       # line 58: sequence length 1000
@@ -89,12 +89,6 @@ FREE = [
     Parameter("normalisation", choices=NORMALISATIONS),
     Parameter("window", choices=WINDOWS),
 ]
-
-
-def sizes(quick: bool) -> dict:
-    """Run sizes (streams at d = 10, see :func:`runs_for`) and the search budget, declared; the quick mode is a
-    smaller search on fewer streams."""
-    return {"runs": 24 if quick else 300, "budget": 100 if quick else 3000, "heldout_runs": 200 if quick else 2000}
 
 
 def _window_index(window: str) -> slice:

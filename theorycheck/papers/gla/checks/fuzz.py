@@ -5,9 +5,9 @@ LMS / RLS / Kalman filters). ``MODULES``: the paper's public theory modules, who
 have a baseline (:func:`theorycheck.reliability.public_functions`); ``theorycheck selftest`` fuzzes them."""
 import numpy as np
 
-from ...models.prompts import ar1_drift_prompts, ar1_stream
-from ..api import Baseline
-from .theory import drift_covariance, filter_evaluation, filter_scan, optimal_parameters
+from ....models.prompts import ar1_drift_prompts, ar1_stream
+from ...api import Baseline
+from ..theory import drift_covariance, filter_evaluation, filter_scan, optimal_parameters
 
 __all__ = ["BASELINES", "MODULES"]
 

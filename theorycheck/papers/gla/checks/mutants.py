@@ -10,13 +10,13 @@ import math
 
 import numpy as np
 
-from ...models import attention as A
-from ...models import filters as F
-from ...models import prompts as P
-from ..api import Mutant
-from . import claims as summary_claims
-from .generated import gla_loss as gen
-from .theory import errors, flows, sums
+from ....models import attention as A
+from ....models import filters as F
+from ....models import prompts as P
+from ...api import Mutant
+from ..claims import summary
+from ..generated import gla_loss as gen
+from ..theory import errors, flows, sums
 
 __all__ = ["MUTANTS"]
 
@@ -219,7 +219,7 @@ def _forward_drops_b(p):
 def _trivial_drops_d(p):
     def prior_error(gamma, n, d, sigma_w2=1.0, sigma_e2=0.01, noise=0.0):
         return sums.moment_sums(1.0, gamma, n, sigma_w2, sigma_e2).s_q + noise     # BUG: E[y²] without the factor d
-    p.replace(summary_claims, "prior_error", prior_error)
+    p.replace(summary, "prior_error", prior_error)
 
 
 MUTANTS = [
