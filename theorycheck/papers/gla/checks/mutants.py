@@ -3,10 +3,14 @@ its self-checks at quick sizes (:func:`theorycheck.selftest.run_paper_mutants`).
 
 Ported from the legacy catalogue (exponent shift, simulator gate order, halved loss, Λ̃ sign, D₂ factor) and
 extended to the samplers, the filters, the full-parameter loss and the multi-layer model.
+
+A mutant wraps the real function where the mistake can be expressed through it (``orig = mod.f`` and a changed
+argument or result). Where the mistake sits inside the formula, the mutant runs a copy of the formula with a switch
+``bug``: ``bug=True`` is the mistake, ``bug=False`` the real formula — the paper's tests
+(``tests/test_mutant_copies.py``) pin each copy without its bug to the real function on random inputs, so a copy
+cannot drift from what it mutates.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -18,7 +22,8 @@ from ..claims import summary
 from ..generated import gla_loss as gen
 from ..theory import errors, flows, sums
 
-__all__ = ["MUTANTS"]
+__all__ = ["MUTANTS", "effective_cov_copy", "gla_forward_copy", "lms_errors_copy", "kalman_errors_copy",
+           "gla_stack_loss_and_grad_copy"]
 
 
 def _exponent_shift(p):
@@ -46,44 +51,51 @@ def _halved(p):
     p.replace(errors, "error_at", error_at)
 
 
+def effective_cov_copy(lam, gamma, n, L, sigma_w2, sigma_e2, noise, *, bug=True):
+    """:func:`..theory.errors.effective_cov` re-typed (on the same scaled sums); ``bug``: the sign of the
+    (B trΛ + σ²N₀)/A₂ I term flipped."""
+    _, s, nz = sums.scaled(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    kappa = s.B * float(np.trace(L)) + nz * s.N0
+    sign = -1.0 if bug else 1.0                                                   # BUG: sign
+    return (1.0 + s.B / s.A2) * L + sign * (kappa / s.A2) * np.eye(L.shape[0])
+
+
 def _tilde_sign(p):
-    def effective_cov(lam, gamma, n, L, sigma_w2, sigma_e2, noise):
-        s = sums.sums_for(lam, gamma, n, sigma_w2, sigma_e2)
-        kappa = s.B * float(np.trace(L)) + noise * s.N0
-        return (1.0 + s.B / s.A2) * L - (kappa / s.A2) * np.eye(L.shape[0])       # BUG: sign
-    p.replace(errors, "effective_cov", effective_cov)
+    p.replace(errors, "effective_cov", effective_cov_copy)
 
 
 def _d2_factor(p):
+    orig = gen.train_error_from_sums
+
     def train_error_from_sums(D1, B, A2, N0, s_q, d, noise):
-        return d * s_q + noise - d * D1 ** 2 / (A2 + d * B + noise * N0)               # BUG: d, not d + 1
+        return orig(D1, B, A2 - B, N0, s_q, d, noise)          # BUG: D₂ = A₂ + dB, not A₂ + (d + 1)B
     p.replace(gen, "train_error_from_sums", train_error_from_sums)
 
 
 def _drift_std(p):
+    orig = P.drift_labels
 
     def drift_labels(rng, X, gamma, sigma_w2, sigma_e2, noise, *, task_scales=None):
-        T, runs, d = X.shape
-        w = math.sqrt(sigma_w2) * rng.standard_normal((runs, d))
-        Y = np.empty((T, runs))
-        for t in range(T):
-            w = gamma * w + sigma_e2 * rng.standard_normal((runs, d))              # BUG: variance used as std
-            Y[t] = np.einsum("rd,rd->r", X[t], w) + math.sqrt(noise) * rng.standard_normal(runs)
-        return Y
+        # BUG: the variance σ_e² used as the innovations' standard deviation (their variance becomes σ_e⁴)
+        return orig(rng, X, gamma, sigma_w2, sigma_e2 ** 2, noise, task_scales=task_scales)
     p.replace(P, "drift_labels", drift_labels)
 
 
-def _query_leak(p):
+def gla_forward_copy(X, Y, lam, W_KQ, W_V, *, bug=True):
+    """:func:`theorycheck.models.attention.gla_forward` re-typed as the full state recursion; ``bug``: the query
+    token enters the state with its true label instead of 0."""
+    size, T, d = X.shape
+    S = np.zeros((size, d + 1, d + 1))
+    for i in range(T):
+        y = Y[:, i] if bug or i < T - 1 else np.zeros(size)                       # BUG: query label not zeroed
+        z = np.concatenate([X[:, i], y[:, None]], axis=1)
+        S = lam * S + (z @ W_V.T)[:, :, None] * z[:, None, :]
+    zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
+    return np.einsum("bij,bj->bi", S, zq @ W_KQ.T)[:, d]
 
-    def gla_forward(X, Y, lam, W_KQ, W_V):
-        size, T, d = X.shape
-        S = np.zeros((size, d + 1, d + 1))
-        for i in range(T):
-            z = np.concatenate([X[:, i], Y[:, i][:, None]], axis=1)               # BUG: query label not zeroed
-            S = lam * S + (z @ W_V.T)[:, :, None] * z[:, None, :]
-        zq = np.concatenate([X[:, -1], np.zeros((size, 1))], axis=1)
-        return np.einsum("bij,bj->bi", S, zq @ W_KQ.T)[:, d]
-    p.replace(A, "gla_forward", gla_forward)
+
+def _query_leak(p):
+    p.replace(A, "gla_forward", gla_forward_copy)
 
 
 def _rls_forgetting(p):
@@ -94,58 +106,60 @@ def _rls_forgetting(p):
     p.replace(F, "rls_errors", rls_errors)
 
 
-def _nlms(p):
-
-    def lms_errors(X, Y, mu):
-        X, Y = F.check_streams(X, Y)
-        T, R, d = X.shape
-        w = np.zeros((R, d))
-        E = np.empty((T, R))
-        for t in range(T):
-            e = Y[t] - np.einsum("rd,rd->r", X[t], w)
-            E[t] = e * e
+def lms_errors_copy(X, Y, mu, *, bug=True):
+    """:func:`theorycheck.models.filters.lms_errors` re-typed; ``bug``: the step normalised by ‖x_t‖² (NLMS)."""
+    X, Y = F.check_streams(X, Y)
+    T, R, d = X.shape
+    w = np.zeros((R, d))
+    E = np.empty((T, R))
+    for t in range(T):
+        e = Y[t] - np.einsum("rd,rd->r", X[t], w)
+        E[t] = e * e
+        if bug:
             w = w + (mu * e / np.einsum("rd,rd->r", X[t], X[t]))[:, None] * X[t]   # BUG: normalised LMS
-        return E
-    p.replace(F, "lms_errors", lms_errors)
+        else:
+            w = w + mu * e[:, None] * X[t]
+    return E
+
+
+def _nlms(p):
+    p.replace(F, "lms_errors", lms_errors_copy)
+
+
+def kalman_errors_copy(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=False, *, bug=True):
+    """:func:`theorycheck.models.filters.kalman_errors` re-typed; ``bug``: the covariance predicted as P + σ_e² I
+    (the γ² shrinkage forgotten), the mean still as γ m."""
+    X, Y = F.check_streams(X, Y)
+    T, R, d = X.shape
+    m = np.zeros((R, d))
+    P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
+    E, SV = np.empty((T, R)), np.empty((T, R))
+    for t in range(T):
+        m = gamma * m
+        P = (P if bug else gamma * gamma * P) + sigma_e2 * np.eye(d)              # BUG: γ² P forgotten
+        x = X[t]
+        e = Y[t] - np.einsum("rd,rd->r", x, m)
+        Px = np.einsum("rij,rj->ri", P, x)
+        S = np.einsum("ri,ri->r", x, Px) + noise
+        E[t], SV[t] = e * e, S
+        k = Px / S[:, None]
+        m = m + k * e[:, None]
+        P = P - k[:, :, None] * Px[:, None, :]
+        P = 0.5 * (P + P.transpose(0, 2, 1))
+    return (E, SV) if return_variance else E
 
 
 def _kalman_no_gamma(p):
-    orig = F.kalman_errors
-
-    def kalman_errors(X, Y, gamma, sigma_w2, sigma_e2, noise=0.0, return_variance=False):
-        # BUG: covariance predicted as P + σ_e² I (the γ² shrinkage forgotten), mean as γ m
-        X, Y = F.check_streams(X, Y)
-        T, R, d = X.shape
-        m = np.zeros((R, d))
-        P = np.broadcast_to(sigma_w2 * np.eye(d), (R, d, d)).copy()
-        E, SV = np.empty((T, R)), np.empty((T, R))
-        for t in range(T):
-            m = gamma * m
-            P = P + sigma_e2 * np.eye(d)
-            x = X[t]
-            e = Y[t] - np.einsum("rd,rd->r", x, m)
-            Px = np.einsum("rij,rj->ri", P, x)
-            S = np.einsum("ri,ri->r", x, Px) + noise
-            E[t], SV[t] = e * e, S
-            k = Px / S[:, None]
-            m = m + k * e[:, None]
-            P = P - k[:, :, None] * Px[:, None, :]
-        return (E, SV) if return_variance else E
-    assert orig is not None
-    p.replace(F, "kalman_errors", kalman_errors)
+    p.replace(F, "kalman_errors", kalman_errors_copy)
 
 
 def _stream_gate(p):
+    orig = A.gla_stream_errors
 
     def gla_stream_errors(X, Y, lam, Gamma):
-        T, R, d = X.shape
-        h = np.zeros((R, d))
-        E = np.empty((T, R))
-        for t in range(T):
-            e = Y[t] - np.einsum("rd,rd->r", X[t], h @ np.asarray(Gamma).T)
-            E[t] = e * e
-            h = lam * h + Y[t][:, None] * X[t]                                    # BUG: newest token not gated
-        return E
+        # BUG: the newest token left ungated, h_{t+1} = λh_t + y_t x_t = (the real λ(h_t + y_t x_t)) / λ — the real
+        # recursion read out through Γ/λ
+        return orig(X, Y, lam, np.asarray(Gamma, dtype=float) / lam)
     p.replace(A, "gla_stream_errors", gla_stream_errors)
 
 
@@ -157,52 +171,56 @@ def _residual_gain(p):
     p.replace(F, "rls_residuals", rls_residuals)
 
 
+#: the constants of the full-parameter loss with every sum 0: the loss is then the query token's own term alone
+_QUERY_ONLY = {"h0": 0.0, "D1": 0.0, "c0": 0.0, "P1": 0.0, "N0": 0.0, "B": 0.0, "Ey": 0.0, "K2": 0.0}
+
+
 def _full_loss_query(p):
+    orig = flows._full_loss
+
     def _full_loss(u, v, A, b, k):
-        Gm = v * A.T + np.outer(b, u)
-        Lred = k["h0"] * np.sum(Gm * Gm) - 2 * k["D1"] * np.trace(Gm) + k["c0"]
-        M = (A + A.T) / 2
-        Atu = A.T @ u
-        P1, N0 = k["P1"], k["N0"]
-        ET1 = ((P1 ** 2 - N0) * (Atu @ Atu) + N0 * ((u @ u) * np.sum(A * A) + 2 * (Atu @ Atu))
-               + 2 * P1 * ((u @ A @ u) * np.trace(A) + 2 * (u @ M @ Atu)))              # BUG: query term dropped
-        ET2 = v * v * (b @ b) * k["K2"]
-        ET12 = v * ((u @ A @ b) * (P1 * k["Ey"] + 2 * k["B"]) + ((u @ b) * np.trace(A) + 2 * (u @ M @ b)) * k["Ey"])
-        return Lred + ET1 + 2 * ET12 + ET2
+        # BUG: the query token's own term (u·x_q)(x_qᵀ A x_q) dropped — the real loss minus the real loss at v = 0,
+        # b = 0 and every sum 0, which is that term alone
+        return orig(u, v, A, b, k) - orig(u, 0.0, A, 0.0 * b, {**k, **_QUERY_ONLY})
     p.replace(flows, "_full_loss", _full_loss)
 
 
-def _stack_grad(p):
+def gla_stack_loss_and_grad_copy(X, Y, lams, W_KQs, W_Vs, normalise=False, *, bug=True):
+    """:func:`theorycheck.models.attention.gla_stack_loss_and_grad` re-typed (every layer in full); ``bug``: the
+    gradient's path through the keys (dSᵀQ) dropped."""
+    Z = A.gla_tokens(X, Y)
+    T = Z.shape[1]
+    age = np.subtract.outer(np.arange(T), np.arange(T))
+    cache = []
+    for lam, Wk, Wv in zip(np.broadcast_to(np.atleast_1d(lams), (len(W_KQs),)), W_KQs, W_Vs):
+        M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0) * ((1.0 - lam) if normalise else 1.0)
+        Q = Z @ np.asarray(Wk, float).T
+        Am = (Q @ Z.transpose(0, 2, 1)) * M
+        V = Z @ np.asarray(Wv, float).T
+        cache.append((Z, Q, Am, V, M))
+        Z = Z + Am @ V                                # the residual stack of C8, every layer in full
+    yhat = Z[:, -1, -1]
+    Y = np.asarray(Y, dtype=float)
+    r = yhat - Y[:, -1]
+    dZ = np.zeros_like(cache[0][0])
+    dZ[:, -1, -1] = 2.0 * r / Y.shape[0]
+    gK, gV = [None] * len(cache), [None] * len(cache)
+    for k in reversed(range(len(cache))):
+        Z, Q, Am, V, M = cache[k]
+        D = Z.shape[2]
+        dV = Am.transpose(0, 2, 1) @ dZ
+        dS = (dZ @ V.transpose(0, 2, 1)) * M
+        dQ = dS @ Z
+        gV[k] = dV.reshape(-1, D).T @ Z.reshape(-1, D)
+        gK[k] = dQ.reshape(-1, D).T @ Z.reshape(-1, D)
+        dZ = dZ + dQ @ np.asarray(W_KQs[k], float) + dV @ np.asarray(W_Vs[k], float)
+        if not bug:
+            dZ = dZ + dS.transpose(0, 2, 1) @ Q                                     # BUG: key path dropped
+    return float(np.mean(r * r)), gK, gV
 
-    def gla_stack_loss_and_grad(X, Y, lams, W_KQs, W_Vs, normalise=False):
-        Z = A.gla_tokens(X, Y)
-        T = Z.shape[1]
-        age = np.subtract.outer(np.arange(T), np.arange(T))
-        cache = []
-        for lam, Wk, Wv in zip(np.broadcast_to(np.atleast_1d(lams), (len(W_KQs),)), W_KQs, W_Vs):
-            M = np.where(age >= 0, lam ** np.maximum(age, 0), 0.0) * ((1.0 - lam) if normalise else 1.0)
-            Q = Z @ np.asarray(Wk, float).T
-            Am = (Q @ Z.transpose(0, 2, 1)) * M
-            V = Z @ np.asarray(Wv, float).T
-            cache.append((Z, Q, Am, V, M))
-            Z = Z + Am @ V                                # the residual stack of C8, every layer in full
-        yhat = Z[:, -1, -1]
-        Y = np.asarray(Y, dtype=float)
-        r = yhat - Y[:, -1]
-        dZ = np.zeros_like(cache[0][0])
-        dZ[:, -1, -1] = 2.0 * r / Y.shape[0]
-        gK, gV = [None] * len(cache), [None] * len(cache)
-        for k in reversed(range(len(cache))):
-            Z, Q, Am, V, M = cache[k]
-            D = Z.shape[2]
-            dV = Am.transpose(0, 2, 1) @ dZ
-            dS = (dZ @ V.transpose(0, 2, 1)) * M
-            dQ = dS @ Z
-            gV[k] = dV.reshape(-1, D).T @ Z.reshape(-1, D)
-            gK[k] = dQ.reshape(-1, D).T @ Z.reshape(-1, D)
-            dZ = dZ + dQ @ np.asarray(W_KQs[k], float) + dV @ np.asarray(W_Vs[k], float)   # BUG: key path dropped
-        return float(np.mean(r * r)), gK, gV
-    p.replace(A, "gla_stack_loss_and_grad", gla_stack_loss_and_grad)
+
+def _stack_grad(p):
+    p.replace(A, "gla_stack_loss_and_grad", gla_stack_loss_and_grad_copy)
 
 
 def _forward_drops_b(p):
@@ -217,8 +235,10 @@ def _forward_drops_b(p):
 
 
 def _trivial_drops_d(p):
-    def prior_error(gamma, n, d, sigma_w2=1.0, sigma_e2=0.01, noise=0.0):
-        return sums.moment_sums(1.0, gamma, n, sigma_w2, sigma_e2).s_q + noise     # BUG: E[y²] without the factor d
+    orig = summary.prior_error
+
+    def prior_error(gamma, n, d, *args, **kwargs):
+        return orig(gamma, n, 1, *args, **kwargs)        # BUG: E[y²] = d s_{n+1} + σ² without the factor d
     p.replace(summary, "prior_error", prior_error)
 
 
