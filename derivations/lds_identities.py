@@ -1,5 +1,11 @@
 """User-facing entry point: runs :mod:`theorycheck.papers.lds.derivations.lds_identities` (the derivation ships in the package)."""
+import warnings
+
 from theorycheck.papers.lds.derivations.lds_identities import main
+
+warnings.warn("derivations/lds_identities.py is an old entry point: run `theorycheck derive --paper lds` or "
+              "`python -m theorycheck.papers.lds.derivations.lds_identities` instead (it will be removed)",
+              DeprecationWarning, stacklevel=1)
 
 if __name__ == "__main__":
     main()

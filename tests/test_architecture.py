@@ -125,10 +125,88 @@ def test_one_memo_facility():
             if isinstance(node, ast.ImportFrom) and node.module == "functools" and \
                     any(a.name in ("lru_cache", "cache") for a in node.names):
                 bad.append(f"{p.relative_to(REPO)}:{node.lineno}: from functools import a cache")
-        for node in ast.parse(text).body:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                value = node.value
-                if any("CACHE" in getattr(t, "id", "").upper() for t in targets) and isinstance(value, ast.Dict):
-                    bad.append(f"{p.relative_to(REPO)}:{node.lineno}: a module-level memo dict")
     assert not bad, "\n".join(bad)
+
+
+#: Stores that look like a memo (a function reads a key and stores under it) but are not one, each with why; keyed by
+#: (module, container). Everything else that looks like a memo must be a theorycheck.memo.Memo, whatever its name.
+NOT_MEMOS = {
+    ("theorycheck.memo", "_REGISTRY"): "the memo facility itself",
+    ("theorycheck.report.texcheck", "self._verdicts"): "FormulaCheck holds the compile verdicts of one report run "
+                                                       "(made per render)",
+    **{("theorycheck.gaussian.diagrams", f"self.{c}"): "the dynamic-programming tables of one engine evaluation "
+       "(an object per expectation, shared only by the products of one call)"
+       for c in ("_lt", "_qt", "_chain", "_cyc", "_kappa", "_m")},
+    ("theorycheck.papers.api", "self.fixtures"): "a registry's duplicate-name check",
+    ("theorycheck.verdicts.rules.registry", "REGISTRY"): "a registry's duplicate-name check",
+    **{("theorycheck.provenance", f"self.{c}"): "SourceGraph reads the sources of one run (made per run)"
+       for c in ("_files", "_texts", "_info", "_functions", "_deps")},
+    **{("theorycheck.run.keys", f"self.{c}"): "KeyBuilder keys the tasks of one run (made per run)"
+       for c in ("_closures", "_docs")},
+}
+_MUTABLE_CALLS = {"dict", "list", "set", "OrderedDict", "defaultdict", "local", "WeakValueDictionary",
+                  "WeakKeyDictionary", "deque", "Counter"}
+
+
+def _container(node):
+    """``"NAME"`` or ``"self.attr"`` for the container of a subscript / method call, else None."""
+    node = node.value if isinstance(node, ast.Subscript) else node
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
+
+
+def _lookup_and_store(fn) -> set:
+    """The containers that function ``fn`` both looks a key up in (``in``, ``.get``, ``[k]``) and stores under a key
+    (``c[k] = v``, ``.setdefault``): what a memo does."""
+    stores, reads = set(), set()
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            stores |= {c for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                       if isinstance(t, ast.Subscript) and (c := _container(t))}
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("get", "setdefault"):
+            c = _container(n.func.value)
+            if c:
+                reads.add(c)
+                stores |= {c} if n.func.attr == "setdefault" else set()
+        elif isinstance(n, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in n.ops):
+            reads |= {c for x in n.comparators if (c := _container(x))}
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
+            reads |= {c for c in [_container(n)] if c}
+    return stores & reads
+
+
+def _is_mutable(v) -> bool:
+    if isinstance(v, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    f = getattr(v, "func", None)
+    return isinstance(v, ast.Call) and (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _MUTABLE_CALLS
+
+
+def test_no_cache_outside_the_memo_facility():
+    """Any module-level or instance-level mutable store that a function reads a key from and stores under — what a
+    memo does, whatever its name — is a theorycheck.memo.Memo (bounded, keyed by value, emptied by clear_all), or is
+    declared in NOT_MEMOS with why; a module-level threading.local() holds no memo either."""
+    bad, seen = [], set()
+    for p in SOURCES:
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        mod = _module_name(p).removesuffix(".__init__")
+        module_level = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None
+                        and _is_mutable(st.value)
+                        for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
+        for st in tree.body:
+            if isinstance(st, ast.Assign) and isinstance(st.value, ast.Call) and \
+                    getattr(st.value.func, "attr", getattr(st.value.func, "id", "")) == "local" and mod != "theorycheck.memo":
+                bad.append(f"{p.relative_to(REPO)}:{st.lineno}: a module-level threading.local() (use Memo(per_thread=True))")
+        for fn in _walk_functions(tree):
+            for c in _lookup_and_store(fn):
+                if c.startswith("self.") or c in module_level:
+                    seen.add((mod, c))
+                    if (mod, c) not in NOT_MEMOS:
+                        bad.append(f"{p.relative_to(REPO)}:{fn.lineno}: {fn.name}() keeps a memo in {c} outside "
+                                   "theorycheck.memo")
+    assert not bad, "\n".join(bad)
+    stale = sorted(set(NOT_MEMOS) - seen)
+    assert not stale, f"NOT_MEMOS names stores that no longer exist: {stale}"

@@ -218,3 +218,57 @@ def test_selftest_paper_runs_its_mutants_in_parallel_from_cached_clean_runs(plug
     after = {p: p.stat().st_mtime_ns for p in cache.folder.rglob("*.tce")}
     assert after.keys() == before.keys()                     # no mutant result was stored
     assert any(after[p] != before[p] for p in before)        # the clean runs were read (an access touches)
+
+
+#: a paper of the skeleton's shape whose claim ``importance`` shares its bare name with a theory function the
+#: package re-exports, and whose package re-exports its claims by name (the two ways bare-name keys went wrong)
+SKELETON = {
+    "__init__.py": '"""Keys paper."""\nfrom theorycheck.papers.api import Paper\n\nfrom .registry import claims as _registry\n'
+                   'from .claims import SECTIONS\nfrom .claims.sec import importance, other  # noqa: F401  (re-exports)\n\n'
+                   'PAPER = Paper(key="keys", seed_id="ky", title="Keys", package=__name__, seed="seed.txt", '
+                   'claims=_registry, sections=SECTIONS, conventions=["c"])\n',
+    "registry.py": "from theorycheck.papers.api import Claims\n\nclaims = Claims()\n",
+    "theory/__init__.py": "from .core import importance  # noqa: F401\n",
+    "theory/core.py": "def importance(x):\n    return 2.0 * x\n",
+    "claims/__init__.py": "from . import sec\n\nSECTIONS = [sec]\n",
+    "claims/sec.py": (
+        "from theorycheck.verdicts import rules\n\nfrom .. import theory\nfrom ..registry import claims\n\n\n"
+        '@claims.claim("ky-a", lines=(3, 3), title="a", weight="main")\ndef importance(ctx):\n    """A."""\n'
+        '    yield rules.identity("a", theory.importance(1.0), 2.0, scope="exact")\n\n\n'
+        '@claims.claim("ky-b", lines=(4, 4), title="b", weight="main")\ndef other(ctx):\n    """B."""\n'
+        '    yield rules.identity("b", 3, 3, scope="exact")\n'),
+}
+
+
+def test_a_claim_key_follows_imports_not_bare_names(tmp_path, monkeypatch):
+    """Editing a claim that its package re-exports, and that shares its bare name with a theory function, changes
+    that claim's key only; editing the theory function changes both claims' keys (they import it)."""
+    root = tmp_path / "site"
+    pkg = _fake_plugin.install(root, name="tc_keys_paper", key="keys", source=SKELETON["__init__.py"])
+    for rel, text in SKELETON.items():
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(root))
+
+    def keys():
+        for m in [m for m in sys.modules if m.startswith("tc_keys_paper")]:
+            sys.modules.pop(m)
+        importlib.invalidate_caches()
+        papers.refresh()
+        p = papers.load("keys")
+        return KeyBuilder([p], "quick", 1, store=tmp_path / "sources").keys(plan([p], "quick"))
+    try:
+        k0 = keys()
+        _edit(pkg / "claims" / "sec.py", '"""A."""', '"""A."""\n    _ = None')
+        k1 = keys()
+        assert [t for t in k0 if k0[t] != k1[t]] == ["keys:claim:ky-a"]
+        _edit(pkg / "claims" / "sec.py", '"""B."""', '"""B."""\n    _ = None')
+        k2 = keys()
+        assert [t for t in k1 if k1[t] != k2[t]] == ["keys:claim:ky-b"]
+        _edit(pkg / "theory" / "core.py", "2.0 * x", "x * 2.0")
+        k3 = keys()
+        assert sorted(t for t in k2 if k2[t] != k3[t]) == ["keys:claim:ky-a", "keys:claim:ky-b"]
+    finally:
+        for m in [m for m in sys.modules if m.startswith("tc_keys_paper")]:
+            sys.modules.pop(m)
+        papers.refresh()

@@ -61,13 +61,15 @@ def test_generated_modules_are_fresh():
 
 def _is_reexport(path) -> bool:
     """A hand-written re-export left at an old import path (a paper's generated code moved into its package): a
-    docstring saying so, then imports and ``__all__`` only — no code."""
+    docstring saying so, then imports, the deprecation warning (``moved(__name__, …)``) and ``__all__`` only — no
+    code."""
     tree = ast.parse(path.read_text())
     doc = ast.get_docstring(tree) or ""
     body = tree.body[1:] if doc else tree.body
     return doc.startswith("Re-export") and all(
         isinstance(n, (ast.Import, ast.ImportFrom)) or (isinstance(n, ast.Assign) and len(n.targets) == 1
                                                          and getattr(n.targets[0], "id", None) == "__all__")
+        or (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and getattr(n.value.func, "id", "") == "moved")
         for n in body)
 
 

@@ -26,3 +26,11 @@ def test_new_public_names_are_in_the_snapshot():
     """A name made public is added to the snapshot (``python tests/_public_api.py --write``), so it is kept."""
     new = sorted(set(public_api()) - set(NAMES))
     assert not new, f"add these to tests/public_api.txt (python tests/_public_api.py --write): {new[:20]}"
+
+
+def test_the_snapshot_holds_no_paper_internals():
+    """A paper's public surface is its PAPER; the modules inside a paper package are free to move."""
+    from tests._public_api import paper_packages
+    internal = [n for n in NAMES for p in paper_packages() if n.startswith(p + ".")]
+    assert not internal, internal[:10]
+    assert all(f"{p}:PAPER" in NAMES for p in paper_packages())

@@ -6,6 +6,7 @@ pt of a page's right edge, every claim id present. Checked on a small PDF render
 (default suite) and on the committed paper-scale PDFs in ``reports/`` (skipped when absent). Compiling needs
 pdflatex with CJK (``.ci/run`` installs it); outside CI a missing pdflatex skips, in CI it fails.
 """
+import json
 import os
 import re
 import shutil
@@ -146,3 +147,93 @@ def test_a_quote_cut_inside_a_formula_stays_prose():
     assert not [p for p in parts if isinstance(p, Formula)]
     assert [p.body for p in split_math("ok $$ \\boxed{a} $$ and $x_{1}$") if isinstance(p, Formula)] == \
         [" \\boxed{a} ", "x_{1}"]
+
+
+# the three clauses of 004-a1zero-boxed: pieces of one display formula (cases), quoted in our own sentences
+CASES_PIECES = [r"$$ \boxed{ e_{\mathrm{ICL}}^{\mathrm{nonlinear}} =\rho_{\mathrm{nonlinear}} \begin{cases}",
+                r"\dfrac1{1-\tau},&\tau<1,\\[2mm]", r"\dfrac{\tau}{\tau-1},&\tau>1. \end{cases}} $$"]
+
+
+def _pieces_ledger():
+    quote = "$$ \\boxed{ e =\\rho \\begin{cases}" + "".join(CASES_PIECES[1:]).replace(" $$", "") + " $$"
+    led = Ledger("pieces", "004", "Pieces", mode="full", seed=1, seed_file="004_p.txt")
+    clauses = [{"id": f"c{i}", "text": t, "kind": "assertion", "asserted": True, "untested": None, "subclaims": [],
+                "verdict": None, "reason": ""} for i, t in enumerate(CASES_PIECES)]
+    subs = [rules.identity(f"piece {i}", 1.0, 2.0 if i == 2 else 1.0, clauses=[f"c{i}"]) for i in range(3)]
+    led.add(Claim(id="004-pieces", paper="004", lines=(1, 1), title="Pieces of a cases formula", statement="s",
+                  quote=quote, subclaims=subs, clauses=clauses, weight="main"))
+    return finalize(led)
+
+
+def test_pieces_of_a_formula_in_our_sentences_are_made_whole_not_shown_as_source():
+    from theorycheck.report.texmath import complete_fragment, prose_tex
+
+    class Fits:
+        def verdict(self, f):
+            from theorycheck.report.texcheck import Verdict
+            return Verdict(True, "fits")
+    tex = prose_tex("clause c2 “" + CASES_PIECES[2] + "” refuted; clause c1 “" + CASES_PIECES[1] + "”", Fits())
+    assert r"{\begin{cases}\dfrac{\tau}{\tau-1},&\tau>1. \end{cases}}" in tex
+    assert r"\begin{aligned}\dfrac1{1-\tau},&\tau<1,\\[2mm]\end{aligned}" in tex and r"\textbackslash" not in tex
+    assert complete_fragment(r"\rho_{\mathrm{nonli", cut=True) == r"\rho_{\mathrm{nonli}}"
+    assert complete_fragment(r"x + \mathr", cut=True) == "x +"
+
+
+@needs_tex
+def test_a_report_quoting_pieces_of_a_formula_compiles_every_piece(tmp_path):
+    led = _pieces_ledger()
+    status = write_reports({"pieces": led}, tmp_path, pdf=True)
+    assert status["pieces"]["pdf"] is True, status
+    tex = (tmp_path / "pieces.tex").read_text(encoding="utf-8")
+    assert r"\tcsource{" not in tex and "0 formula(s) shown as TeX source" in tex
+    r = _inspect(tmp_path / "pieces.pdf")
+    assert r.raw_tex == [] and r.fallback_tex == [] and r.fallback_notes == 0
+
+
+def test_recorded_formula_verdicts_make_the_latex_independent_of_the_local_tex(tmp_path, monkeypatch):
+    """``write_reports`` keeps the formula verdicts in ``formulas.json``; without pdflatex, ``theorycheck report``
+    and ``report --check`` take them from there, so the LaTeX is the same with or without TeX."""
+    import theorycheck.report.texcheck as texcheck
+    from theorycheck.report import read_formula_record
+    from theorycheck.report.check import check_reports
+    from theorycheck.report.texcheck import formula_key
+    led = _tiny_ledger()
+    monkeypatch.setattr(texcheck.shutil, "which", lambda name: None)
+    write_reports({"tiny": led}, tmp_path, pdf=False)
+    record = read_formula_record(tmp_path)
+    bad = Formula(r"x^2^3", False, "quote", BAD[1])
+    assert formula_key(bad) in record["tiny"] and record["tiny"][formula_key(bad)]["compiles"] is None
+    # as if a machine with TeX had decided them: the double superscript does not compile
+    doc = json.loads((tmp_path / "formulas.json").read_text())
+    doc["papers"]["tiny"][formula_key(bad)] = {"compiles": False, "fit": "fits", "error": "! Double superscript."}
+    (tmp_path / "formulas.json").write_text(json.dumps(doc))
+    write_reports({"tiny": led}, tmp_path, pdf=False)                   # no TeX here: the record decides
+    tex = (tmp_path / "tiny.tex").read_text(encoding="utf-8")
+    assert tex.count(r"\tcsource{") == 1 and "Double superscript" in tex
+    assert not [p for p in check_reports(tmp_path) if ".tex" in p]
+    (tmp_path / "formulas.json").unlink()                               # a folder without the record says why
+    assert any("formulas.json" in p and "not installed" in p for p in check_reports(tmp_path) if ".tex" in p)
+
+
+@needs_tex
+def test_report_check_of_reports_written_with_tex_passes_without_it(tmp_path, monkeypatch):
+    import theorycheck.report.texcheck as texcheck
+    from theorycheck.report.check import check_reports
+    write_reports({"tiny": _tiny_ledger()}, tmp_path, pdf=False)
+    assert (tmp_path / "tiny.tex").read_text(encoding="utf-8").count(r"\tcsource{") == 2
+    monkeypatch.setattr(texcheck.shutil, "which", lambda name: None)
+    assert not [p for p in check_reports(tmp_path) if ".tex" in p or "formulas.json" in p]
+
+
+@pytest.mark.parametrize("key", ["gla", "lds", "nonlinear"])
+def test_committed_pdf_shows_no_formula_as_source_unless_it_does_not_compile(key):
+    """Once the reports carry their formula record, a formula is shown as TeX source only if the record says it does
+    not compile (the pieces of formulas our sentences quote are made whole)."""
+    from theorycheck.report import read_formula_record
+    pdf = REPORTS / f"{key}.pdf"
+    record = read_formula_record(REPORTS).get(key)
+    if not pdf.exists() or record is None:
+        pytest.skip(f"{pdf} absent or written before formulas.json (regenerate: theorycheck report)")
+    r = _inspect(pdf)
+    failing = any(v["compiles"] is False for v in record.values())
+    assert (r.fallback_notes == 0) == (not failing) and (r.fallback_tex == []) == (not failing)

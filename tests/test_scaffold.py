@@ -45,7 +45,8 @@ def test_new_paper_in_a_copy_of_the_repository(tmp_path):
     assert "the fourth moment of g is 3." in md                      # the whole statement is quoted
     assert "x is Gaussian" in md                                     # the example assumption and its stress path
     plugin = copy / "papers" / "demo"
-    _run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(plugin), str(plugin / "tests")],
+    _run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(plugin),
+          str(plugin / scaffold.package_name("demo") / "tests")],
          plugin, env)
     # the stale-plugin check: a hand-edited generated file of the plugin fails a plain run, although the same
     # command passed a moment ago (the record of that passed check covers the plugin's own sources)

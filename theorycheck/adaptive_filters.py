@@ -10,6 +10,9 @@ re-export of their earlier home: the filters live in :mod:`theorycheck.models.fi
 from __future__ import annotations
 
 
+from .deprecation import moved
+
+moved(__name__, "theorycheck.models.filters, theorycheck.models.prompts and theorycheck.models.attention")
 __all__ = ["ar1_stream", "lms_errors", "rls_errors", "kalman_errors", "gla_stream_errors"]
 
 from .models.attention import gla_stream_errors  # noqa: E402,F401  (moved to theorycheck.models; re-exported)

@@ -359,7 +359,8 @@ class Claim:
     declared clauses of the fragment with their verdicts (dicts, filled by the verdict engine: id, text, kind,
     asserted, untested, subclaims, verdict, reason); ``weight``: ``main`` or ``supporting`` (declared before the
     data); ``readings``: ``{reading: status}`` where status is ``"votes"``, ``"ruled out: …"`` or ``"same estimate
-    as …"``; ``overlays``: the figure overlays the claim must decide.
+    as …"``; ``overlays``: the figure overlays the claim must decide; ``remedies``: what would fix the paper, generated
+    by the claim from its numbers (dicts: text, numbers, clauses; :class:`theorycheck.papers.api.Remedy`).
     """
 
     id: str
@@ -388,6 +389,7 @@ class Claim:
     weight: str | None = None
     readings: dict = field(default_factory=dict)
     overlays: list = field(default_factory=list)
+    remedies: list = field(default_factory=list)
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id:
@@ -422,7 +424,8 @@ class Claim:
                 "error": self.error, "withheld": bool(self.withheld),
                 "reconciliations": clean_evidence(self.reconciliations), "assumptions": clean_evidence(self.assumptions),
                 "clauses": clean_evidence(self.clauses), "weight": self.weight,
-                "readings": clean_evidence(self.readings), "overlays": list(self.overlays)}
+                "readings": clean_evidence(self.readings), "overlays": list(self.overlays),
+                **({"remedies": clean_evidence(self.remedies)} if self.remedies else {})}
 
     def _repr_markdown_(self) -> str:
         """A rich display in Jupyter: verdict, scope, finding and the sub-claim table."""
@@ -439,7 +442,7 @@ class Claim:
         kw["subclaims"] = [SubClaim.from_dict(s) for s in d.get("subclaims", [])]
         kw["self_checks"] = [SelfCheck.from_dict(s) for s in d.get("self_checks", [])]
         for k in ("conventions", "figures", "derivation", "notes", "reconciliations", "assumptions", "clauses",
-                  "overlays"):
+                  "overlays", "remedies"):
             kw[k] = kw.get(k) or []
         kw["revision"] = kw.get("revision") or {}
         kw["readings"] = kw.get("readings") or {}

@@ -5,6 +5,9 @@
 :mod:`~theorycheck.papers.lds.theory.support`, :mod:`~theorycheck.papers.lds.theory.pcg`,
 :mod:`~theorycheck.papers.lds.theory.symbolic` — and its models in :mod:`theorycheck.models`. This module keeps the
 old import path ``theorycheck.lds`` and its public names (no code of its own)."""
+from .deprecation import moved
+
+moved(__name__, "theorycheck.papers.lds.theory and theorycheck.models")
 from .models.attention import (attention_forward, attention_loss_and_grad, attention_predict, effective_coefficients,
                                token_matrix)
 from .models.dynamics import (SETTINGS, AnisotropicNoiseLDSPrior, DiagonalLDSPrior, LDSBatch, NonNormalLDSPrior,

@@ -11,7 +11,11 @@ between its tasks). Every memo of theorycheck is a :class:`Memo` made here, so t
   allocated at the same address cannot be mistaken for it. An argument that has no value key raises
   ``TypeError`` — such a call must not be memoised;
 - it is **registered** by name: :func:`registry` lists every memo and :func:`clear_all` empties them all (the
-  self-test does, before and after each mutant, so a patched function is never answered from a memo).
+  self-test does, before and after each mutant, so a patched function is never answered from a memo). A memo that
+  belongs to one object (``Memo(None, …)``: e.g. the filter runs of one reconciliation model) has no name and dies
+  with its owner; :func:`clear_all` empties it too while it lives;
+- it may be **per thread** (``per_thread=True``): each thread sees its own entries (scratch state of a pass that a
+  Dask worker may run in several threads of one process at once); :func:`clear_all` empties every thread's.
 
 Speed never buys a second copy of logic: the memoised function is the one route; the memo only remembers it.
 
@@ -32,8 +36,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -42,6 +48,7 @@ import numpy as np
 __all__ = ["Memo", "key", "memoize", "registry", "clear_all", "unregister"]
 
 _REGISTRY: dict[str, "Memo"] = {}
+_OWNED: "weakref.WeakSet[Memo]" = weakref.WeakSet()      # the unnamed memos of live objects (cleared by clear_all)
 _MISSING = object()
 
 
@@ -91,61 +98,100 @@ def _nbytes(v: Any) -> int:
     return 0
 
 
+class _Store:
+    """The entries of a memo (or of one thread's view of it)."""
+
+    def __init__(self, generation: int = 0):
+        self.data: OrderedDict = OrderedDict()
+        self.sizes: dict = {}
+        self.nbytes = 0
+        self.generation = generation
+
+
 class Memo:
     """A registered, bounded LRU map from value keys (:func:`key`) to results.
 
-    ``name``: unique, dotted (``"<module>.<what>"``); ``maxsize``: entries kept; ``maxbytes``: NumPy bytes kept
-    (``None``: no byte bound); an entry larger than ``maxbytes`` is returned but not kept."""
+    ``name``: unique, dotted (``"<module>.<what>"``), or ``None`` for a memo owned by one object (unnamed, not in
+    :func:`registry`, emptied by :func:`clear_all` while it lives); ``maxsize``: entries kept; ``maxbytes``: NumPy
+    bytes kept (``None``: no byte bound); an entry larger than ``maxbytes`` — or than ``max_item_bytes`` — is returned
+    but not kept; ``per_thread``: every thread has its own entries.
 
-    def __init__(self, name: str, maxsize: int = 128, maxbytes: int | None = None):
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"name must be a non-empty string, got {name!r}")
-        if name in _REGISTRY:
+    >>> m = Memo(None, maxsize=1, per_thread=True)
+    >>> import threading
+    >>> _ = m.put(key(1), "main")
+    >>> t = threading.Thread(target=lambda: m.put(key(1), "other")); t.start(); t.join()
+    >>> m.get(key(1))
+    'main'
+    """
+
+    def __init__(self, name: str | None, maxsize: int = 128, maxbytes: int | None = None, *,
+                 max_item_bytes: int | None = None, per_thread: bool = False):
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ValueError(f"name must be a non-empty string or None, got {name!r}")
+        if name is not None and name in _REGISTRY:
             raise ValueError(f"a memo named {name!r} is already registered")
         if not isinstance(maxsize, int) or maxsize < 1:
             raise ValueError(f"maxsize must be a positive integer, got {maxsize!r}")
-        if maxbytes is not None and (not isinstance(maxbytes, int) or maxbytes < 1):
-            raise ValueError(f"maxbytes must be a positive integer or None, got {maxbytes!r}")
+        for what, v in (("maxbytes", maxbytes), ("max_item_bytes", max_item_bytes)):
+            if v is not None and (not isinstance(v, int) or v < 1):
+                raise ValueError(f"{what} must be a positive integer or None, got {v!r}")
         self.name, self.maxsize, self.maxbytes = name, maxsize, maxbytes
-        self._data: OrderedDict = OrderedDict()
-        self._sizes: dict = {}
-        self._bytes = 0
+        self.max_item_bytes, self.per_thread = max_item_bytes, bool(per_thread)
+        self._shared = _Store()
+        self._local = threading.local()
+        self._generation = itertools.count(1)
+        self._current = 0
         self._lock = threading.RLock()
         self.hits = self.misses = 0
-        _REGISTRY[name] = self
+        if name is None:
+            _OWNED.add(self)
+        else:
+            _REGISTRY[name] = self
+
+    def _store(self) -> _Store:
+        if not self.per_thread:
+            return self._shared
+        st = getattr(self._local, "store", None)
+        if st is None or st.generation != self._current:      # a clear() since this thread last looked
+            st = self._local.store = _Store(self._current)
+        return st
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self._store().data)
 
     def __repr__(self) -> str:
-        return f"Memo({self.name!r}, {len(self)}/{self.maxsize} entries, {self._bytes} array bytes)"
+        return f"Memo({self.name!r}, {len(self)}/{self.maxsize} entries, {self._store().nbytes} array bytes)"
 
     def get(self, k, default=None):
         """The result kept under ``k`` (marked most recently used), else ``default``."""
         with self._lock:
-            v = self._data.get(k, _MISSING)
+            st = self._store()
+            v = st.data.get(k, _MISSING)
             if v is _MISSING:
                 self.misses += 1
                 return default
-            self._data.move_to_end(k)
+            st.data.move_to_end(k)
             self.hits += 1
             return v
 
     def put(self, k, value):
         """Keep ``value`` under ``k`` (evicting the least recently used entries beyond the bounds); return it."""
-        size = _nbytes(value) if self.maxbytes is not None else 0
+        bounded = self.maxbytes is not None or self.max_item_bytes is not None
+        size = _nbytes(value) if bounded else 0
         with self._lock:
-            if k in self._data:
-                self._bytes -= self._sizes.pop(k, 0)
-                del self._data[k]
-            if self.maxbytes is not None and size > self.maxbytes:
+            st = self._store()
+            if k in st.data:
+                st.nbytes -= st.sizes.pop(k, 0)
+                del st.data[k]
+            if (self.maxbytes is not None and size > self.maxbytes) or \
+                    (self.max_item_bytes is not None and size > self.max_item_bytes):
                 return value
-            self._data[k] = value
-            self._sizes[k] = size
-            self._bytes += size
-            while len(self._data) > self.maxsize or (self.maxbytes is not None and self._bytes > self.maxbytes):
-                old, _ = self._data.popitem(last=False)
-                self._bytes -= self._sizes.pop(old, 0)
+            st.data[k] = value
+            st.sizes[k] = size
+            st.nbytes += size
+            while len(st.data) > self.maxsize or (self.maxbytes is not None and st.nbytes > self.maxbytes):
+                old, _ = st.data.popitem(last=False)
+                st.nbytes -= st.sizes.pop(old, 0)
         return value
 
     def get_or_compute(self, k, compute: Callable[[], Any]):
@@ -154,10 +200,10 @@ class Memo:
         return self.put(k, compute()) if v is _MISSING else v
 
     def clear(self) -> None:
+        """Forget every entry (of every thread, for a per-thread memo)."""
         with self._lock:
-            self._data.clear()
-            self._sizes.clear()
-            self._bytes = 0
+            self._shared = _Store()
+            self._current = next(self._generation)
 
 
 def memoize(name: str, maxsize: int = 128, maxbytes: int | None = None, *, copy: Callable | None = None):
@@ -186,8 +232,8 @@ def registry() -> dict[str, Memo]:
 
 
 def clear_all() -> None:
-    """Empty every registered memo (the self-test does, around each mutant)."""
-    for m in list(_REGISTRY.values()):
+    """Empty every memo, named or owned (the self-test does, around each mutant)."""
+    for m in [*_REGISTRY.values(), *list(_OWNED)]:
         m.clear()
 
 

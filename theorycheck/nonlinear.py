@@ -2,6 +2,9 @@
 :mod:`theorycheck.papers.nonlinear.theory` (teachers and Hermite moments, e_ICL and Result 1, the a₁ = 0 branch,
 the simulation of the actual model, Appendix-B and pure-noise samplers, finite-size extrapolation). The public
 names of earlier versions (and the teacher symbol ``G``) stay importable from here."""
+from .deprecation import moved
+
+moved(__name__, "theorycheck.papers.nonlinear.theory")
 from theorycheck.models.prompts import context_statistics
 from theorycheck.papers.nonlinear.theory import G  # noqa: F401  (the teacher symbol, kept importable)
 from theorycheck.papers.nonlinear.theory import (TEACHERS, WORK_BUDGET, SimResult, a1_zero_fixed_point,

@@ -93,8 +93,9 @@ def file_digest(path) -> str:
 
 class FunctionSpan:
     """A top-level function of a module: ``name``, its first line (the first decorator's, as
-    ``code.co_firstlineno`` counts it) and last line (1-based, inclusive), and ``refs``: the names its
-    decorators and body mention (see :meth:`SourceGraph.functions`)."""
+    ``code.co_firstlineno`` counts it) and last line (1-based, inclusive), and ``refs``: what its decorators and
+    body use, each resolved through the imports to the ``(module, name)`` that defines it (see
+    :meth:`SourceGraph.functions`)."""
 
     def __init__(self, name: str, first: int, last: int, refs: frozenset):
         self.name, self.first, self.last, self.refs = name, first, last, refs
@@ -104,54 +105,69 @@ class FunctionSpan:
 
 
 #: Version of :func:`analyse_module`'s output (a stored analysis of another version is never used).
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 
 
 def analyse_module(text: str, name: str, is_package: bool = False) -> dict:
-    """What the source ``text`` of module ``name`` imports and mentions (JSON-ready; a pure function of its
+    """What the source ``text`` of module ``name`` imports, defines and uses (JSON-ready; a pure function of its
     arguments, so it may be stored by the digest of the text).
 
     ``aliases``: ``{bound name: dotted name}`` of every import (anywhere); ``imports``: the dotted names imported
     (relative imports resolved, ``from p import x`` gives ``p`` and ``p.x``, ``importlib.import_module`` and
     ``__import__`` of a string literal) and attribute chains on a bound name (``theorycheck.gla.f`` after
-    ``import theorycheck``, written with the alias); ``functions``: ``[name, first line, last line, mentions]`` of
-    every top-level function; ``rest``: the mentions of every other top-level statement. Mentions are
-    ``[bare names, [[module, name] imported with from], [[bound name, attribute]]]``.
+    ``import theorycheck``, written with the alias); ``defs``: the names the module's top level binds other than by
+    an import (functions, classes, assignments); ``functions``: ``[name, first line, last line, uses]`` of every
+    top-level function; ``rest``: the uses of every other top-level statement except the imports themselves — an
+    import binds a name, only a use of that name mentions what it names. Uses are ``[bare names, attribute chains
+    on a bare name]``.
 
     >>> a = analyse_module("import os\\nfrom .x import y\\n@d\\ndef f():\\n    return y(os.sep)\\n", "p.m")
-    >>> a["imports"], a["functions"][0][:3], sorted(a["functions"][0][3][0])
-    (['os', 'os.sep', 'p.x', 'p.x.y'], ['f', 3, 5], ['d', 'os', 'y'])
+    >>> a["imports"], a["functions"][0][:3], a["functions"][0][3], a["rest"]
+    (['os', 'os.sep', 'p.x', 'p.x.y'], ['f', 3, 5], [['d', 'os', 'y'], [['os', 'sep']]], [[], []])
     """
     tree = ast.parse(text)
     package = name if is_package else name.rpartition(".")[0]
-    out = {"version": ANALYSIS_VERSION, "aliases": {}, "imports": set(), "chains": set(), "functions": [],
-           "rest": [set(), set(), set()]}
+    out = {"version": ANALYSIS_VERSION, "aliases": {}, "imports": set(), "chains": set(), "defs": set(),
+           "functions": [], "rest": [set(), set()]}
     for stmt in tree.body:
-        refs = [set(), set(), set()]
+        uses = [set(), set()]
         for node in ast.walk(stmt):
-            _note(node, package, out, refs)
+            _note(node, package, out, uses)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = min([d.lineno for d in stmt.decorator_list] + [stmt.lineno])
-            out["functions"].append([stmt.name, first, stmt.end_lineno, refs])
-        else:
-            for a, b in zip(out["rest"], refs):
+            out["functions"].append([stmt.name, first, stmt.end_lineno, uses])
+            out["defs"].add(stmt.name)
+            continue
+        out["defs"] |= _bound(stmt)
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for a, b in zip(out["rest"], uses):
                 a |= b
     out["imports"] = sorted(out["imports"] | {".".join([out["aliases"].get(c[0], c[0]), *c[1:]])
                                               for c in out["chains"] if c[0] in out["aliases"]})
     del out["chains"]
-    out["functions"] = [[n, f, e, _plain(r)] for n, f, e, r in out["functions"]]
+    out["defs"] = sorted(out["defs"])
+    out["functions"] = [[n, f, e, _plain(u)] for n, f, e, u in out["functions"]]
     out["rest"] = _plain(out["rest"])
     return out
 
 
-def _plain(refs) -> list:
-    return [sorted(refs[0]), sorted(list(x) for x in refs[1]), sorted(list(x) for x in refs[2])]
+def _bound(stmt) -> set:
+    """Names a top-level statement binds other than by an import (a class, the targets of an assignment)."""
+    if isinstance(stmt, ast.ClassDef):
+        return {stmt.name}
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+        [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
-def _note(node, package: str, out: dict, refs: list) -> None:
-    """Record what one syntax node imports or mentions (see :func:`analyse_module`)."""
+def _plain(uses) -> list:
+    return [sorted(uses[0]), sorted(list(x) for x in uses[1])]
+
+
+def _note(node, package: str, out: dict, uses: list) -> None:
+    """Record what one syntax node imports or uses (see :func:`analyse_module`)."""
     if isinstance(node, ast.Name):
-        refs[0].add(node.id)
+        uses[0].add(node.id)
     elif isinstance(node, ast.Import):
         for a in node.names:
             out["imports"].add(a.name)
@@ -164,13 +180,11 @@ def _note(node, package: str, out: dict, refs: list) -> None:
                 if a.name != "*":
                     out["imports"].add(f"{base}.{a.name}")
                     out["aliases"][a.asname or a.name] = f"{base}.{a.name}"
-                    refs[1].add((base, a.name))
     elif isinstance(node, ast.Attribute):
         chain = _attribute_chain(node)
         if chain:
             out["chains"].add(tuple(chain))
-            if len(chain) == 2:
-                refs[2].add((chain[0], chain[1]))
+            uses[1].add(tuple(chain))
     elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
             and isinstance(node.args[0].value, str) and _callee(node.func) in ("import_module", "__import__"):
         out["imports"].add(node.args[0].value)
@@ -279,57 +293,117 @@ class SourceGraph:
         return self._info[name]
 
     def functions(self, name: str) -> list[FunctionSpan]:
-        """The top-level functions of module ``name``, each with the names it mentions: bare names (not those an
-        import binds), names of ours imported with ``from … import`` (not modules), attributes of an imported
-        module of ours (``mod.attr``)."""
+        """The top-level functions of module ``name``, each with what it uses, resolved through the imports
+        (:meth:`resolve`): ``(module, name)`` pairs of the definitions it names."""
         if name not in self._functions:
-            self._functions[name] = [FunctionSpan(n, f, e, frozenset(self._resolve(name, r)))
-                                     for n, f, e, r in self.analysis(name)["functions"]]
+            self._functions[name] = [FunctionSpan(n, f, e, frozenset(self._resolve(name, u)))
+                                     for n, f, e, u in self.analysis(name)["functions"]]
         return self._functions[name]
 
-    def refs_outside(self, name: str, cut_names=()) -> set[str]:
-        """The names mentioned by module ``name`` outside its top-level functions ``cut_names``."""
+    def refs_outside(self, name: str, cut_names=()) -> set[tuple]:
+        """What module ``name`` uses outside its top-level functions ``cut_names`` (imports themselves are not
+        uses), as ``(module, name)`` pairs (:meth:`resolve`)."""
         out = self._resolve(name, self.analysis(name)["rest"])
         for f in self.functions(name):
             if f.name not in cut_names:
                 out |= f.refs
         return out
 
-    def _resolve(self, name: str, refs) -> set[str]:
-        names, froms, attrs = refs
-        aliases = self.analysis(name)["aliases"]
-        out = set(names) - set(aliases)            # a bound import is mentioned through its import
-        out |= {n for b, n in froms if self.file(b) is not None and self.file(f"{b}.{n}") is None}
-        out |= {a for r, a in attrs if r in aliases and self.file(aliases[r]) is not None}
+    def resolve(self, module: str, name: str) -> tuple | None:
+        """Where the name ``name``, as used in ``module``, is defined: ``(defining module, name)`` — an imported name
+        is followed through its import and through every re-export (``from .a import f`` in a package that
+        re-exports it) to the module that binds it; ``None`` for a module.
+
+        >>> g = SourceGraph(["theorycheck"])
+        >>> g.resolve("theorycheck.papers", "Paper")
+        ('theorycheck.papers.api', 'Paper')
+        """
+        aliases = self.analysis(module)["aliases"] if self.file(module) is not None else {}
+        if name in aliases:
+            target = aliases[name]
+            if self.file(target) is not None or target.split(".")[0] not in self._roots:
+                return None                              # a module, or a name from outside the roots
+            base, _, attr = target.rpartition(".")
+            return self.definition(base, attr)
+        return (module, name)
+
+    def definition(self, module: str, name: str, depth: int = 0) -> tuple | None:
+        """Where ``module.name`` is bound: ``module`` itself when it defines ``name``, else the module its import of
+        ``name`` comes from (followed); ``None`` when ``module.name`` is a module."""
+        if self.file(f"{module}.{name}") is not None:
+            return None
+        if self.file(module) is None or depth > 20:
+            return (module, name)
+        info = self.analysis(module)
+        if name in info["defs"] or name not in info["aliases"]:
+            return (module, name)
+        target = info["aliases"][name]
+        if self.file(target) is not None:
+            return None
+        base, _, attr = target.rpartition(".")
+        return self.definition(base, attr, depth + 1)
+
+    def _resolve(self, module: str, uses) -> set[tuple]:
+        names, chains = uses
+        out = {r for n in names if (r := self.resolve(module, n)) is not None}
+        aliases = self.analysis(module)["aliases"]
+        for chain in chains:
+            head, *rest = chain
+            mod = aliases.get(head)
+            if mod is None or self.file(mod) is None:
+                continue
+            for part in rest:
+                if self.file(f"{mod}.{part}") is not None:
+                    mod = f"{mod}.{part}"
+                    continue
+                r = self.definition(mod, part)
+                if r is not None:
+                    out.add(r)
+                break
         return out
 
-    def imports(self, name: str) -> frozenset:
-        """Modules of the roots that module ``name`` imports (anywhere in it), with their parent packages."""
-        if name not in self._deps:
+    def imports(self, name: str, parents: bool = True) -> frozenset:
+        """Modules of the roots that module ``name`` imports (anywhere in it) — with their parent packages, or with
+        ``parents=False`` only the module each import names (the deepest module of its dotted name)."""
+        key = (name, parents)
+        if key not in self._deps:
             found = set()
             for cand in self.analysis(name)["imports"]:
                 parts = cand.split(".")
                 if parts[0] not in self._roots:
                     continue
-                for i in range(1, len(parts) + 1):
-                    sub = ".".join(parts[:i])
-                    if self.file(sub) is not None:
-                        found.add(sub)
+                subs = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+                subs = [m for m in subs if self.file(m) is not None]
+                found |= set(subs if parents else subs[-1:])
             found.discard(name)
-            self._deps[name] = frozenset(found)
-        return self._deps[name]
+            self._deps[key] = frozenset(found)
+        return self._deps[key]
 
-    def closure(self, names) -> list[str]:
+    def closure(self, names, parents: str = "follow") -> list[str]:
         """Sorted names of ``names`` (those with a source file), their parent packages and every module they
-        import, transitively."""
+        import, transitively. ``parents="follow"``: a parent package's own imports are followed too (importing a
+        module runs its parents: the whole closure of what runs); ``parents="text"``: parent packages are in the
+        closure by their own text only — what a module *uses* is what it imports, not what its package's
+        ``__init__`` imports beside it (the task keys: a claim module's key does not hold its sibling rooms).
+
+        >>> g = SourceGraph(["theorycheck"])
+        >>> "theorycheck.papers.gla.claims.shape" in g.closure(["theorycheck.papers.gla.fixtures"], parents="text")
+        False
+        """
+        if parents not in ("follow", "text"):
+            raise ValueError(f"parents must be 'follow' or 'text', got {parents!r}")
+        follow = parents == "follow"
         todo = [n for n in names if self.file(n) is not None]
-        todo += [p for n in list(todo) for p in self._parents(n)]
-        seen = set(todo)
+        seen = set(todo) | {p for n in todo for p in self._parents(n)}
+        if follow:
+            todo = sorted(seen)
         while todo:
-            for d in self.imports(todo.pop()):
+            for d in self.imports(todo.pop(), parents=follow):
                 if d not in seen:
                     seen.add(d)
                     todo.append(d)
+                    if not follow:
+                        seen |= set(self._parents(d))
         return sorted(seen)
 
     def data_files(self, modules) -> list[Path]:

@@ -7,3 +7,6 @@ Each module re-derives a paper's key quantities and writes generated NumPy code 
 generated code differs. The top-level ``derivations/`` folder of a source checkout holds thin
 entry points with the same names.
 """
+from ..deprecation import moved
+
+moved(__name__, "theorycheck.papers.<key>.derivations (or run `theorycheck derive`)")

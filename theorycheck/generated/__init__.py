@@ -1,0 +1,3 @@
+from ..deprecation import moved
+
+moved(__name__, "theorycheck.papers.<key>.generated")

@@ -28,11 +28,10 @@ Reduced linear attention on context statistics (paper 004)
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
-from ..memo import memoize
+from ..memo import Memo, key, memoize
 from ..validate import ParameterTypeError, check_array, check_bool, check_int, check_memory, check_real
 from .filters import check_streams
 
@@ -147,33 +146,24 @@ def _decay_matrix(T, lam, normalise):
     return M
 
 
-_SCRATCH_BYTES = 64 * 2 ** 20
-_LOCAL = threading.local()
-
-
-def _thread_state() -> dict:
-    # the scratch buffers and the kept run belong to one thread (a Dask worker may run tasks in several threads of
-    # one process: shared buffers would be overwritten by another thread's pass)
-    st = getattr(_LOCAL, "state", None)
-    if st is None:
-        st = _LOCAL.state = {"scratch": {}, "kept": []}
-    return st
+# The scratch buffers and the last kept run belong to one thread (a Dask worker may run tasks in several threads of
+# one process: shared buffers would be overwritten by another thread's pass): per-thread memos of theorycheck.memo,
+# emptied by memo.clear_all like every other memo. Buffers above 4 MB are not kept; at most 64 MB are kept in all.
+_SCRATCH = Memo("models.attention.scratch", maxsize=4096, maxbytes=64 * 2 ** 20, max_item_bytes=4 * 2 ** 20,
+                per_thread=True)
+_LAST_RUN = Memo("models.attention.last_run", maxsize=1, per_thread=True)
+_RUN = key("the last run")
 
 
 def _scratch(tag, shape, zeros=False):
     # a reusable buffer for a large temporary of the private passes below (never returned to a caller): malloc hands
     # fresh allocations of this size back to the OS, and page-faulting them in again at every training step costs
-    # more than the arithmetic. Buffers above 4 MB are not kept; at most 64 MB are kept in all. ``zeros``: created
-    # zero (for buffers whose callers only ever write the same non-zero positions)
-    key = (tag, shape)
-    scratch = _thread_state()["scratch"]
-    a = scratch.get(key)
+    # more than the arithmetic. ``zeros``: created zero (for buffers whose callers only ever write the same non-zero
+    # positions)
+    k = key(tag, shape)
+    a = _SCRATCH.get(k)
     if a is None:
-        a = np.zeros(shape) if zeros else np.empty(shape)
-        if a.nbytes <= 4 * 2 ** 20:
-            if sum(x.nbytes for x in scratch.values()) + a.nbytes > _SCRATCH_BYTES:
-                scratch.clear()
-            scratch[key] = a
+        a = _SCRATCH.put(k, np.zeros(shape) if zeros else np.empty(shape))
     return a
 
 
@@ -201,13 +191,12 @@ def gla_stack_core(Z, lams, W_KQs, W_Vs, normalise, tape=None, keep=False):
     # the unchecked forward pass on tokens Z (B, T, D); ``tape`` (a list) receives what the backward pass needs.
     # ``keep``: remember this run (inputs, prediction, tape) for _kept_run until the next run, which overwrites the
     # scratch buffers the tape lives in (Z itself must then not be a scratch buffer)
-    kept = _thread_state()["kept"]
-    kept.clear()
+    _LAST_RUN.put(_RUN, None)             # this run overwrites the buffers the kept run's tape lives in
     if keep and tape is None:
         tape = []
     out = _stack_run(Z, lams, W_KQs, W_Vs, normalise, tape)
     if keep:
-        kept.append((Z, [W.copy() for W in (*W_KQs, *W_Vs)], list(lams), normalise, out.copy(), tape))
+        _LAST_RUN.put(_RUN, (Z, [W.copy() for W in (*W_KQs, *W_Vs)], list(lams), normalise, out.copy(), tape))
     return out
 
 
@@ -215,10 +204,10 @@ def _kept_run(Z, lams, W_KQs, W_Vs, normalise):
     # (prediction, tape) of the kept run if its inputs were bit for bit these (its numbers are then exactly those a
     # new run would compute), else None. Training asks for the gradient at the accepted Armijo trial point, whose
     # forward pass has just been run
-    kept = _thread_state()["kept"]
-    if not kept:
+    kept = _LAST_RUN.get(_RUN)
+    if kept is None:
         return None
-    Zk, Wk, lk, nk, yk, tk = kept[0]
+    Zk, Wk, lk, nk, yk, tk = kept
     Ws = (*W_KQs, *W_Vs)
     if nk != normalise or lk != list(lams) or Zk.shape != Z.shape or len(Wk) != len(Ws):
         return None

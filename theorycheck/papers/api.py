@@ -43,10 +43,12 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..assumptions import AssumptionSpec, StressSpec
 from ..claims import WEIGHTS, Claim, Clause, Param, SelfCheck, SubClaim
+from ..verdicts.finding import Remedy
 from .coverage import NOT_A_CLAIM_REASONS, SeedSpan, coverage_report, uncovered_runs
 
-__all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "Mutant", "Baseline", "run_claim",
-           "KEY_RE", "Clause", "Param", "MAX_TITLE"]
+__all__ = ["Paper", "Claims", "ClaimSpec", "FixtureSpec", "Derivation", "Note", "Remedy", "Mutant", "Baseline",
+           "run_claim", "ConsistencyCheck", "order_by_sections", "read_revisions", "attach_revisions",
+           "REVISIONS_FILE", "KEY_RE", "Clause", "Param", "MAX_TITLE"]
 
 KEY_RE = re.compile(r"^[a-z0-9_-]+$")
 CLAIM_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -64,7 +66,8 @@ class Derivation:
 @dataclass(frozen=True)
 class Note:
     """Method or convention text shown with the claim. It describes what was done; it never states
-    a result — findings are generated from the evidence by the verdict engine."""
+    a result — findings are generated from the evidence by the verdict engine. What would fix the paper is a
+    :class:`Remedy` (text generated from the numbers it cites)."""
 
     text: str
 
@@ -83,6 +86,25 @@ class Mutant:
     mistake: str
     claims: tuple
     apply: Callable = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ConsistencyCheck:
+    """A consistency check of a paper's code that the self-test's *engine* mutants may name (an engine mistake — a
+    dropped Isserlis pairing, an unnormalised Hermite polynomial — must show in the papers that use the engine too):
+    ``name`` ``"<paper key>.<what>"``, ``kind`` (``'exact vs Monte Carlo'``, ``'identity'``, ``'limit'``,
+    ``'known value'``), ``fn() -> (passed, statistic, threshold, detail)``. A paper lists them as ``CHECKS`` in the
+    module named by ``Paper(mutants=...)``; :func:`theorycheck.selftest.engine_checks.registered_checks` finds them
+    through the paper registry.
+
+    >>> ConsistencyCheck("x.one", "identity", "1 = 1", lambda: (True, 0.0, 1e-12, "exact")).fn()[0]
+    True
+    """
+
+    name: str
+    kind: str
+    description: str
+    fn: Callable = field(repr=False, compare=False)
 
 
 @dataclass
@@ -534,11 +556,13 @@ def run_claim(paper: Paper, spec: ClaimSpec, ctx, inputs: dict) -> Claim:
                 claim.derivation.append(item.latex)
             elif isinstance(item, Note):
                 claim.notes.append(item.text)
+            elif isinstance(item, Remedy):
+                claim.remedies.append(item.as_dict())
             elif type(item).__name__ == "Reconciliation" and hasattr(item, "as_dict"):
                 claim.reconciliations.append(item.as_dict())
             else:
                 raise TypeError(f"claim {spec.id} yielded {type(item).__name__}; expected SubClaim, SelfCheck, "
-                                "Derivation, Note or Reconciliation")
+                                "Derivation, Note, Remedy or Reconciliation")
         if not claim.subclaims:
             raise ValueError(f"claim {spec.id} yielded no sub-claim: every claim must be decided by a rule")
         missing = [o for o in spec.overlays if not any(s.overlay == o for s in claim.subclaims)]

@@ -5,6 +5,11 @@ SHA-256 digests of the sources recorded in ``STAMP.json`` differ from the curren
 theorycheck package and the paper's own package — any change can change a number); or the Markdown,
 LaTeX, index or data files differ from what the current report code renders from ``results.json``
 (a hand-edited report, or a report generator changed without regenerating).
+
+The LaTeX is re-rendered with the formula verdicts recorded in the folder's ``formulas.json`` (whether each formula
+compiles and fits, decided by the TeX of the machine that wrote the reports), never by running the local TeX: the
+check gives the same answer with or without ``pdflatex``. A folder without that record (written before it existed)
+is checked with the local TeX, and a differing ``.tex`` says so.
 """
 from __future__ import annotations
 
@@ -16,16 +21,39 @@ from .. import papers
 from ..claims import load_results
 from ..provenance import paper_sources
 from ..verdicts.rules import RULES
-from . import EXTRA_REPORTS
+from . import EXTRA_REPORTS, read_formula_record
 from .common import data_files
 from .latex import latex_report
 from .markdown import markdown_index, markdown_report
+from .texcheck import RECORD, FormulaCheck
 
 __all__ = ["check_reports"]
 
 
 def _digests(key: str) -> dict:
     return paper_sources(papers.load(key))
+
+
+def _rendered(out: Path, key: str, led, files: dict, record: dict) -> list[str]:
+    """Why ``key``'s Markdown or LaTeX differs from what the report code renders from results.json."""
+    if key in record:
+        check = FormulaCheck(exe=None, record=record[key])
+        why = ""
+    else:
+        check = FormulaCheck()
+        why = (f" (no {RECORD} entry for {key}: the formula verdicts come from this machine's TeX"
+               + (", which is not installed — formulas unchecked" if check.exe is None else "")
+               + ", so the difference may be the TeX installation's alone)")
+    problems = []
+    for name, text in ((f"{key}.md", markdown_report(led, files)), (f"{key}.tex", latex_report(led, files, check))):
+        f = out / name
+        if not f.exists() or f.read_text(encoding="utf-8") != text:
+            problems.append(f"{name} differs from what the current report code renders from results.json"
+                            + (why if name.endswith(".tex") else ""))
+    if check.unrecorded:
+        problems.append(f"{key}.tex sets {len(check.unrecorded)} formula(s) that {RECORD} has no verdict for (the "
+                        "report code changed what it typesets; render the reports again: theorycheck report)")
+    return problems
 
 
 def check_reports(out: Path) -> list[str]:
@@ -51,14 +79,12 @@ def check_reports(out: Path) -> list[str]:
                 if rec.get(pkg) != h:
                     problems.append(f"{key}: the sources of {pkg} changed since these reports were produced "
                                     "(regenerate: theorycheck run)")
+    record = read_formula_record(out)
     with tempfile.TemporaryDirectory(prefix="theorycheck-report-check-") as tmp:
         tmp = Path(tmp)
         for key, led in ledgers.items():
             files = data_files(led, tmp)
-            for name, text in ((f"{key}.md", markdown_report(led, files)), (f"{key}.tex", latex_report(led, files))):
-                f = out / name
-                if not f.exists() or f.read_text(encoding="utf-8") != text:
-                    problems.append(f"{name} differs from what the current report code renders from results.json")
+            problems += _rendered(out, key, led, files, record)
             for p in sorted(tmp.rglob("*")):
                 if p.is_file():
                     rel = p.relative_to(tmp)

@@ -12,12 +12,17 @@ from pathlib import Path
 
 from ..claims import CONFIRMED, VERDICTS, clean_evidence
 
-__all__ = ["BADGE", "LEGEND", "summary_items", "caveat", "plainly_confirmed", "data_files", "write_if_changed", "md_cell", "claim_anchor",
+__all__ = ["BADGE", "LEGEND", "CLAUSES_NOTE", "summary_items", "caveat", "plainly_confirmed", "data_files", "write_if_changed", "md_cell", "claim_anchor",
            "VERDICT_ORDER", "extra_findings", "fmt_setting"]
 
 BADGE = {"confirmed": "✅ confirmed", "refuted": "❌ refuted", "inconsistent": "⚠️ inconsistent",
          "not reproduced": "🟠 not reproduced", "inconclusive": "❓ inconclusive",
          "underspecified": "❔ underspecified", None: "⛔ withheld"}
+
+#: Said once, with the conventions: how to read the clause table of a claim's section.
+CLAUSES_NOTE = ("In each claim's section, the **Clauses** table lists each clause of the fragment, what it does "
+                "(assertion, condition, quantifier, number, inference, negative, priority), its verdict and the "
+                "sub-claims that test it; the claim takes the worst verdict of its asserted clauses.")
 
 VERDICT_ORDER = {v: i for i, v in enumerate(("refuted", "inconsistent", "not reproduced", "inconclusive",
                                              "underspecified", "confirmed"))}

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
-from .common import LEGEND, extra_findings, fmt_setting, summary_items
-from .letter import letter_points
+from .common import CLAUSES_NOTE, LEGEND, extra_findings, fmt_setting, summary_items
+from .letter import INTRO, letter_points
 from .tex import tex_code, tex_escape, tex_text
 from .texcheck import FormulaCheck, Verdict
 from .texmath import PREAMBLE, Formula, formula_tex, formulas_in, prose_tex, seed_tex, source_tex
@@ -91,9 +91,7 @@ def _letter_tex(led, check) -> list:
     pts = letter_points(led)
     titles = {"major": "Major points", "minor": "Minor points", "confirmed": "Confirmations worth stating",
               "unchecked": "What could not be checked, and why"}
-    L = [r"\subsection*{Referee letter}", prose_tex("Generated from the evidence below (never hand-written): what the "
-                                                   "paper says, what holds instead, and the numbers that decide it.", check),
-         ""]
+    L = [r"\subsection*{Referee letter}", prose_tex(INTRO.replace(" Links go to the claim's section.", ""), check), ""]
     n = 0
     for key in ("major", "minor", "confirmed", "unchecked"):
         L.append(r"\paragraph{" + titles[key] + "}")
@@ -285,9 +283,14 @@ def _summary_tex(led, check) -> list:
 
 def _decision_tex(led, check) -> list:
     L = []
+    clauses = any(c.clauses for c in led.claims)
+    if led.conventions or clauses:
+        L += [r"\subsection*{Conventions}"]
     if led.conventions:
-        L += [r"\subsection*{Conventions}", r"\begin{description}"]
+        L += [r"\begin{description}"]
         L += [r"\item[" + i + "] " + prose_tex(t, check) for i, t in led.conventions] + [r"\end{description}"]
+    if clauses:
+        L += [prose_tex(CLAUSES_NOTE, check), ""]
     d = led.decision
     if d:
         L += [r"\subsection*{How verdicts were decided}",
@@ -307,17 +310,21 @@ def _decision_tex(led, check) -> list:
     return L
 
 
-def latex_report(led, files: dict | None = None, check: FormulaCheck | None = None) -> str:
+def latex_report(led, files: dict | None = None, check: FormulaCheck | None = None,
+                 used: list | None = None) -> str:
     """The LaTeX source of one finalized ledger's report.
 
     ``check``: the :class:`~theorycheck.report.texcheck.FormulaCheck` deciding how each formula is set (one
-    is made for this report when None; ``write_reports`` shares one across its reports).
+    is made for this report when None; ``write_reports`` shares one across its reports); ``used``: a list that
+    receives every formula the report sets (for the record of their verdicts).
     """
     files = files or {}
     check = check if check is not None else FormulaCheck()
     seen = _Recorder()
     _body(led, files, seen, [])          # a dry pass: every formula the report sets, seed, derivation or quoted
     check.check(seen.formulas)
+    if used is not None:
+        used.extend(dict.fromkeys(seen.formulas))
     L = list(PREAMBLE) + [r"\begin{document}", r"\begin{CJK}{UTF8}{gbsn}"]
     L += _body(led, files, check, seen.formulas) + [r"\end{CJK}", r"\end{document}"]
     return "\n".join(L) + "\n"

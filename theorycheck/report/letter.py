@@ -1,34 +1,42 @@
 r"""The referee letter: the first page of a paper's report, the page a referee would send to the authors.
 
-Generated from the evidence only — never hand-written. Points, numbered, each at most three sentences: what the paper
-says (its seed lines and words), what holds instead, and the decisive numbers (the stated value, the toolkit's
-estimate with its 95 % CI or the exact value, the setting). Sections:
+Generated from the evidence only — never hand-written. Each point says, in this order:
 
-- **Major points** — every claim of weight ``main`` that is refuted, inconsistent or not reproduced;
-- **Minor points** — the same verdicts on ``supporting`` claims, and every claim left inconclusive;
-- **Confirmations worth stating** — main claims confirmed (with their decisive numbers), and places where the
-  paper's own numbers agree with each other (``consistency`` sub-claims);
-- **What could not be checked, and why** — underspecified claims and untested clauses, with their reasons.
+- **what the paper states**: the seed's words, quoted — the clause(s) concerned (or the fragment), with their
+  lines — and the claim's title as a gloss;
+- **what we find** (instead, when it is not a confirmation): the finding of the deciding sub-claims, a sentence
+  generated from their numbers by their rule (:func:`theorycheck.verdicts.aggregate.finding_of`), never the tested
+  statement; sub-claims that differ only by their settings are one finding with the range of settings;
+- **how sure**: n, the 95 % CI and the Holm-adjusted p, or "exact" — and the setting;
+- **what would fix the paper**, when the claim computed it (:class:`theorycheck.papers.api.Remedy`), with the
+  numbers it rests on.
 
-Sub-claims that differ only by their parameters (``γ = 0.5`` vs ``γ = 0.8``) collapse into one sentence with the
-range of settings. A claim without a declared weight counts as ``main`` (the conservative reading).
+Sections: **Major points** (claims of weight ``main`` refuted, inconsistent or not reproduced), **Minor points**
+(the same on ``supporting`` claims, and every inconclusive claim), **Confirmations worth stating** (main claims
+confirmed, and the paper's own numbers that agree with each other) and **What could not be checked, and why**. A
+claim without a declared weight counts as ``main``. :func:`points` gives the structured points (each finding with its
+:class:`~theorycheck.verdicts.finding.Comparison`\ s, so the tests can check every verb against its numbers);
+:func:`letter_points` their texts.
 
 >>> from theorycheck.claims import Claim, Ledger, SubClaim
 >>> subs = [SubClaim(f"inverted-U in λ (γ = {g}, σ² = 0.01)", "shape", verdict="refuted") for g in (0.5, 0.8)]
 >>> c = Claim(id="000-x", paper="000", lines=(40, 41), statement="s", title="The train error is inverted-U in λ",
 ...           quote="q", subclaims=subs, verdict="refuted", weight="main", reason="2 of 2 sub-claim(s) refuted")
->>> "γ ∈ {0.5, 0.8}" in "\n".join(letter(Ledger("gla", "000", "T").add(c)))
+>>> "— refuted at all 2 settings: γ ∈ {0.5, 0.8}" in "\n".join(letter(Ledger("gla", "000", "T").add(c)))
 True
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..claims import CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED
+from ..verdicts.aggregate import finding_of
 from ..verdicts.text import fmt, shorten
+from ..verdicts.vote import conjunction
 from .common import BADGE
 
-__all__ = ["letter", "letter_points", "collapse"]
+__all__ = ["letter", "letter_points", "points", "collapse", "Point", "INTRO"]
 
 _BAD = (REFUTED, INCONSISTENT, NOT_REPRODUCED)
 _NUM = r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?"
@@ -36,8 +44,16 @@ _NUM = r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?"
 _SETTING = re.compile(r"([^\s(),;=]+(?:\s[^\s(),;=]+)?)\s*=\s*(" + _NUM + ")")
 #: A leading setting of a statement: "(a) " (a setting's label) or "s = 2: " (a parameter).
 _LEAD = re.compile(r"^(?:\(([a-z])\)\s+|([^\s(),;:=]+\s*=\s*" + _NUM + r"):\s+)")
-#: At most this many groups of sub-claims are named in one point (the claim's section lists them all).
-_GROUPS = 3
+#: At most this many findings are written in one point, and no more once they reach _LONG characters (the claim's
+#: section has them all).
+_FINDINGS, _LONG = 3, 600
+#: What the letter's opening paragraph says about its points (Markdown and LaTeX).
+INTRO = ("Generated from the evidence below (never hand-written). Each point quotes what the paper states (the seed's "
+         "words, with their lines; the claim's title follows as a gloss), says what we find — a sentence generated "
+         "from the numbers by the rule that decided it, never the tested statement — and how sure (n, 95 % CI and "
+         "Holm-adjusted p at the report's family-wise α, or exact), and, where the claim computed it, what would fix "
+         "the paper. For a comparison \"A beats B\", the advantage is the difference oriented so that the statement "
+         "means it lies above its margin. Links go to the claim's section.")
 
 
 def _split(statement: str) -> tuple[str, str]:
@@ -62,16 +78,9 @@ def _head(statement: str) -> str:
     return _split(statement)[0]
 
 
-def collapse(statements: list[str]) -> str:
-    """One sentence for statements that differ only by their settings: the shared text, then the numeric settings
-    that vary as sets (``γ ∈ {0.5, 0.8}``) and any other settings listed once; a single statement is returned as
-    it is."""
-    statements = list(dict.fromkeys(statements))
-    if len(statements) == 1:
-        return statements[0]
-    heads = {_head(s) for s in statements}
-    if len(heads) != 1:
-        return "; ".join(statements)
+def _variation(statements: list[str]) -> tuple[list, list]:
+    """``(varying, common)`` settings of statements that share their head: what varies — numeric settings as sets
+    (``γ ∈ {0.5, 0.8}``), the labels ``(a), (b)``, the other settings that differ — and what they all share."""
     values: dict = {}
     rest = []                                    # per statement: its settings that are not "name = number"
     for s in statements:
@@ -87,99 +96,247 @@ def collapse(statements: list[str]) -> str:
     labels = sorted({x for r in rest for x in r if re.fullmatch(r"[a-z]", x)})
     others = sorted({"; ".join(x for x in r if x not in common and x not in labels) for r in rest} - {""})
     parts = varying + ([', '.join(f'({x})' for x in labels)] if len(labels) > 1 else [])
-    parts += [f"and {'; '.join(others)}"] if len(others) > 1 else []
+    return parts + ([f"and {'; '.join(others)}"] if len(others) > 1 else []), common
+
+
+def collapse(statements: list[str]) -> str:
+    """One sentence for statements that differ only by their settings: the shared text, then the numeric settings
+    that vary as sets (``γ ∈ {0.5, 0.8}``) and any other settings listed once; a single statement is returned as
+    it is."""
+    statements = list(dict.fromkeys(statements))
+    if len(statements) == 1:
+        return statements[0]
+    heads = {_head(s) for s in statements}
+    if len(heads) != 1:
+        return "; ".join(statements)
+    parts, common = _variation(statements)
     head = heads.pop() + (f" ({', '.join(common)})" if common else "")
     return f"{head} — at all {len(statements)} settings" + (", " + ", ".join(parts) if parts else "")
 
 
-def _numbers(s) -> str:
-    """The decisive numbers of one sub-claim: estimate (CI) against the stated or exact value, or the exact curve's
-    optimum, or the source's two values."""
-    d = s.details or {}
-    target = d.get("stated") or (None if s.target is None else fmt(s.target))
-    if s.rule == "consistency":
-        return f"{d.get('a_label', 'one')} = {fmt(s.estimate)} vs {d.get('b_label', 'other')} = {fmt(s.target)}"
-    if s.rule == "shape":
-        capped = f"; {d['capped']}" if d.get("capped") else ""
-        if "x_argmin" in d:
-            return (f"on the exact curve the minimum is at x = {fmt(d['x_argmin'])}, the maximum at x = "
-                    f"{fmt(d['x_argmax'])}{capped}")
-        if d.get("x_optimum") is not None:
-            best = "smallest" if d.get("shape") in ("interior-minimum", "decreasing") else "largest"
-            stat = "" if s.statistic_name == "index of the optimum" else f" ({s.statistic_name} = {fmt(s.statistic)})"
-            return f"{d.get('shape')}: the {best} value {fmt(s.estimate)} is at x = {fmt(d['x_optimum'])}{stat}{capped}"
-        return f"shape {d.get('shape')} ({s.statistic_name} = {fmt(s.statistic)}){capped}"
-    if s.estimate is None:
-        return shorten(re.split(r"\s*\[scope:", s.reason.split(" → ")[0])[0], 240)
-    ci = "" if not s.ci or s.ci[0] == s.ci[1] else f" (95 % CI [{fmt(s.ci[0])}, {fmt(s.ci[1])}])"
-    vs = "" if target is None else f" vs {'stated' if d.get('stated') else 'exact/target'} {target}"
-    return f"estimate {fmt(s.estimate)}{ci}{vs}"
+@dataclass
+class Point:
+    """One point of the letter: ``states`` (what the paper states, quoted), ``findings`` (``(lead, Finding)``: what we
+    find, each with its comparisons; ``lead`` says under which reading or clause), ``notes`` (what was found without
+    numbers: an untested clause, a negative), ``sure`` (how sure, with the setting), ``extent``, ``fixes`` (what
+    would fix the paper, from the claim's remedies)."""
+
+    claim: object
+    kind: str
+    states: str
+    findings: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    sure: str = ""
+    extent: str = ""
+    fixes: list = field(default_factory=list)
+
+    @property
+    def found(self) -> str:
+        """The "we find" text: the findings, then the notes."""
+        parts = [lead + f.text for lead, f in self.findings] + list(self.notes)
+        return "; ".join(p for p in parts if p)
+
+    @property
+    def text(self) -> str:
+        c = self.claim
+        if self.kind == "unchecked":
+            return f"{self.states} **Not checked:** {self.found}."
+        head = "**We confirm:**" if self.kind == "confirmed" else f"**We find instead** ({BADGE[c.verdict]}):"
+        out = f"{self.states} {head} {self.found}."
+        if self.sure:
+            out += f" **How sure:** {self.sure}."
+        if self.extent:
+            out += f" **Extent:** {self.extent}."
+        if self.fixes:
+            out += " **What would fix it:** " + "; ".join(self.fixes) + "."
+        return out
 
 
-def _grouped(subs) -> str:
-    """The sub-claims' statements, those differing only by their settings collapsed into one (:func:`collapse`), at
-    most :data:`_GROUPS` of them named."""
+def _lines(c) -> str:
+    a, b = c.lines
+    return f"Line {a}" if a == b else f"Lines {a}–{b}"
+
+
+def _states(c, clauses) -> str:
+    """``Line 50 states «…» (title).``: the clause(s) concerned, else the fragment, else the quoted lines."""
+    quoted = [cl["text"] for cl in clauses if cl and cl.get("text")]
+    if not quoted:
+        quoted = [c.fragment or c.quote]
+    verb = "state" if c.lines[0] != c.lines[1] else "states"
+    return (f"{_lines(c)} {verb} " + " and ".join(f"«{shorten(q, 140)}»" for q in quoted[:2])
+            + f" ({c.title.rstrip('.')}).")
+
+
+def _worst_clauses(c) -> list:
+    if not c.clauses:
+        return [None]
+    asserted = [cl for cl in c.clauses if cl.get("asserted", True)]
+    return [cl for cl in asserted if cl.get("verdict") == c.verdict] or asserted[:1] or [None]
+
+
+def _voting(c, subs) -> list:
+    return [s for s in subs if s.reading is None or (c.readings or {}).get(s.reading, "votes") == "votes"]
+
+
+def _groups(bad, subs, verdict) -> list:
+    """``(lead, Finding, sub)`` per group of ``bad`` sub-claims that differ only by their settings: the decisive one's
+    finding (``details["decisive"]`` first, else the first), with how many settings share the verdict."""
     groups: dict = {}
-    for s in subs:
+    for s in bad:
         groups.setdefault((_head(s.statement), s.rule), []).append(s)
-    found = [collapse([s.statement for s in g]) for g in groups.values()]
-    return "; ".join(found[:_GROUPS]) + (f"; and {len(found) - _GROUPS} more (see the claim)"
-                                         if len(found) > _GROUPS else "")
+    out = []
+    for (head, rule), g in groups.items():
+        s = next((x for x in g if (x.details or {}).get("decisive")), g[0])
+        total = [x for x in subs if (_head(x.statement), x.rule) == (head, rule)]
+        note = ""
+        if len(total) > 1:
+            parts, _ = _variation([x.statement for x in g]) if len(g) > 1 else ([], [])
+            if len(parts) == 1 and parts[0].startswith("and "):
+                parts = [parts[0][4:]]
+            where = f"at all {len(total)} settings" if len(g) == len(total) else f"at {len(g)} of {len(total)} settings"
+            note = f"{verdict} {where}" + (": " + ", ".join(parts) if parts else "")
+        out.append(("", finding_of(s, note), s))
+    return out
 
 
-def _point(c, kind: str) -> str:
-    """One numbered point (at most three sentences) for claim ``c``."""
-    bad = [s for s in c.subclaims if s.verdict == c.verdict] or c.subclaims
-    says = f"Lines {c.lines[0]}–{c.lines[1]} state: «{c.title}»."
-    if kind == "confirmed":
-        s = bad[0]
-        numbers, scope = _numbers(s), s.scope or c.scope or ""
-        return f"{says} Confirmed: {_grouped(bad)}; {numbers}" + (
-            f" [{scope}]." if scope and scope not in numbers else ".")
-    found = _grouped(bad)
-    worst = bad[0]
-    extent = ""
-    if c.verdict == REFUTED and any(s.extent for s in bad):
-        items = dict.fromkeys(f"{k} = {v}" for s in bad for k, v in (s.extent or {}).items()
-                              if k not in ("searched", "holds_throughout"))
-        extent = " Extent: " + shorten("; ".join(items), 300) + "."
-    numbers = _numbers(worst)
-    scope = f" [{worst.scope}]" if worst.scope and worst.scope not in numbers else ""
-    return f"{says} Instead ({BADGE[c.verdict]}): {found}. Decisive numbers: {numbers}{scope}.{extent}"
+def _by_reading(c, votes) -> tuple[list, list]:
+    """When the readings disagree: the finding of each reading that does not confirm, and the readings that do."""
+    names = list(dict.fromkeys(s.reading for s in votes if s.reading is not None))
+    common = [s for s in votes if s.reading is None]
+    verdicts = {r: conjunction([s for s in votes if s.reading == r] + common) for r in names}
+    out = []
+    for r, v in verdicts.items():
+        if v == CONFIRMED:
+            continue
+        bad = [s for s in votes if s.reading == r and s.verdict == v]
+        out += [(f"under the reading «{r}» ({v}): ", f, s) for _, f, s in _groups(bad, bad, v)[:1]]
+    held = [r for r, v in verdicts.items() if v == CONFIRMED]
+    return out, ([f"under «{'», «'.join(held)}» it holds"] if held and out else [])
 
 
-def letter_points(led) -> dict:
+def _clause_findings(c, cl) -> tuple[list, list]:
+    """``(findings, notes)`` for one clause of ``c`` (the whole claim when ``cl`` is None)."""
+    subs = [s for s in c.subclaims if cl is None or s.id in (cl.get("subclaims") or [])]
+    if cl is not None and cl.get("untested"):
+        return [], [f"clause «{shorten(cl['text'], 60)}» is not tested — {cl['untested']}"]
+    if not subs:
+        return [], ["no sub-claim tests it"]
+    verdict = (cl or {}).get("verdict") or c.verdict
+    votes = _voting(c, subs)
+    bad = [s for s in votes if s.verdict == verdict]
+    if bad:
+        return _groups(bad, subs, verdict), []
+    found, notes = _by_reading(c, votes)
+    if found:
+        return found, notes
+    kind = (cl or {}).get("kind")
+    if kind in ("negative", "priority"):
+        return [("e.g. ", finding_of(votes[0]), votes[0])] if votes else [], [
+            f"a {kind} cannot be confirmed by computation; nothing contrary was found in the {len(votes)} check(s) "
+            "tried"]
+    if any(s.narrowed for s in votes):
+        scopes = sorted({s.narrowed for s in votes if s.narrowed})
+        return [], ["confirmed only in a narrower scope than the sentence: " + "; ".join(scopes)]
+    return [], [shorten((cl or {}).get("reason") or c.reason, 300)]
+
+
+def _extent(subs) -> str:
+    items = []
+    for s in subs:
+        ext = {k: v for k, v in (s.extent or {}).items() if k not in ("searched", "holds_throughout")}
+        if "where" in ext:
+            items.append(str(ext["where"]))
+            continue
+        for k, v in ext.items():
+            if isinstance(v, (dict, list)) and not v:
+                continue
+            if isinstance(v, (dict, list)):
+                items.append(f"{k}: {len(v)} entr{'y' if len(v) == 1 else 'ies'} (see the claim)")
+            else:
+                items.append(f"{k} = {v if not isinstance(v, float) else fmt(v)}")
+    return shorten("; ".join(dict.fromkeys(items)), 300)
+
+
+def _fixes(c, clauses) -> list:
+    ids = {cl["id"] for cl in clauses if cl}
+    return [r["text"] for r in (c.remedies or []) if not r.get("clauses") or not ids or ids & set(r["clauses"])]
+
+
+def _sure(f, s) -> str:
+    scope = s.scope or ""
+    return "; ".join(x for x in (f.sure, f"setting: {shorten(scope, 220)}" if scope else "") if x)
+
+
+def _point(c, kind: str) -> Point:
+    clauses = _worst_clauses(c)
+    findings, notes = [], []
+    for cl in clauses:
+        f, n = _clause_findings(c, cl)
+        findings += [x for x in f if all(x[2] is not y[2] for y in findings)]
+        notes += [x for x in n if x not in notes]
+    shown, size = [], 0
+    for x in findings:                        # at most _FINDINGS, and no more once the point is long
+        if len(shown) == _FINDINGS or (shown and size + len(x[1].text) > _LONG):
+            break
+        shown.append(x)
+        size += len(x[1].text)
+    if len(findings) > len(shown):
+        notes.append(f"and {len(findings) - len(shown)} more finding(s) (see the claim)")
+    sure = _sure(shown[0][1], shown[0][2]) if shown else ""
+    extent = _extent([s for _, _, s in findings]) if c.verdict in _BAD else ""
+    return Point(c, kind, _states(c, clauses), [(lead, f) for lead, f, _ in shown], notes, sure, extent,
+                 _fixes(c, clauses))
+
+
+def _confirmed(c) -> Point:
+    first = next((cl for cl in c.clauses if cl.get("asserted", True)), None) if c.clauses else None
+    subs = [s for s in c.subclaims if first is None or s.id in (first.get("subclaims") or [])] or c.subclaims
+    subs = [s for s in _voting(c, subs) if s.verdict == CONFIRMED] or subs
+    found = _groups(subs, subs, CONFIRMED)
+    shown = found[:2]
+    n_ok = sum(s.verdict == CONFIRMED for s in c.subclaims)
+    notes = [f"{n_ok} of the claim's {len(c.subclaims)} checks confirmed"] if len(c.subclaims) > 1 else []
+    return Point(c, "confirmed", _states(c, [first]), [(lead, f) for lead, f, _ in shown], notes,
+                 _sure(shown[0][1], shown[0][2]), "", _fixes(c, [first]))
+
+
+def points(led) -> dict:
     """``{"major": [...], "minor": [...], "confirmed": [...], "unchecked": [...]}`` of the ledger's claims, each a
-    list of ``(claim, text)``."""
+    list of :class:`Point`."""
     out = {"major": [], "minor": [], "confirmed": [], "unchecked": []}
     for c in led.claims:
         main = c.weight in (None, "main")
         if c.verdict in _BAD:
-            out["major" if main else "minor"].append((c, _point(c, "bad")))
+            out["major" if main else "minor"].append(_point(c, "major" if main else "minor"))
         elif c.verdict == INCONCLUSIVE:
-            out["minor"].append((c, _point(c, "bad")))
+            out["minor"].append(_point(c, "minor"))
         elif c.verdict == UNDERSPECIFIED:
             missing = sorted({m for s in c.subclaims for m in s.missing})
-            out["unchecked"].append((c, f"Lines {c.lines[0]}–{c.lines[1]} («{c.title}»): the source does not give "
-                                        + "; ".join(missing) + "."))
+            out["unchecked"].append(Point(c, "unchecked", _states(c, _worst_clauses(c)),
+                                          notes=["the source does not give " + "; ".join(missing)]))
         elif c.verdict == CONFIRMED and main:
-            out["confirmed"].append((c, _point(c, "confirmed")))
+            out["confirmed"].append(_confirmed(c))
         for cl in c.clauses or []:
             if cl.get("untested") and c.verdict != UNDERSPECIFIED:
-                out["unchecked"].append((c, f"Lines {c.lines[0]}–{c.lines[1]}, clause «{cl['text']}»: not tested — "
-                                            f"{cl['untested']}."))
+                out["unchecked"].append(Point(c, "unchecked", f"{_lines(c)}, clause «{shorten(cl['text'], 140)}».",
+                                              notes=[f"not tested — {cl['untested']}"]))
         agree = [s for s in c.subclaims if s.rule == "consistency" and s.verdict == CONFIRMED]
         if agree and c.verdict != CONFIRMED:
-            out["confirmed"].append((c, f"The paper's own numbers agree: {collapse([s.statement for s in agree])}."))
+            out["confirmed"].append(Point(c, "confirmed", f"{_lines(c)}: the paper's own numbers agree.",
+                                          [("", finding_of(s)) for s in agree[:2]], sure="exact"))
     return out
+
+
+def letter_points(led) -> dict:
+    """``{"major": [...], "minor": [...], "confirmed": [...], "unchecked": [...]}`` of the ledger's claims, each a
+    list of ``(claim, text)`` (the texts of :func:`points`)."""
+    return {k: [(p.claim, p.text) for p in v] for k, v in points(led).items()}
 
 
 def letter(led) -> list[str]:
     """The Markdown lines of the referee letter of one finalized ledger."""
     pts = letter_points(led)
-    L = ["## Referee letter", "",
-         "Generated from the evidence below (never hand-written): what the paper says, what holds instead, and the "
-         "numbers that decide it. Links go to the claim's section.", ""]
+    L = ["## Referee letter", "", INTRO, ""]
     titles = {"major": "Major points", "minor": "Minor points", "confirmed": "Confirmations worth stating",
               "unchecked": "What could not be checked, and why"}
     n = 0

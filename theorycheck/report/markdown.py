@@ -14,7 +14,7 @@ from pathlib import Path
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
 from ..verdicts.text import shorten
-from .common import BADGE, LEGEND, caveat, extra_findings, fmt_setting, md_cell, summary_items
+from .common import BADGE, CLAUSES_NOTE, LEGEND, caveat, extra_findings, fmt_setting, md_cell, summary_items
 from .letter import letter, letter_points
 
 __all__ = ["markdown_report", "markdown_index"]
@@ -163,8 +163,7 @@ def _clauses(c) -> list[str]:
     """What the sentence says, clause by clause, and what tested each clause (issue 21)."""
     if not c.clauses:
         return []
-    L = ["**Clauses.** Each clause of the fragment, what it does, its verdict and the sub-claims that test it.", "",
-         "| clause | kind | verdict | tested by | why |", "|---|---|---|---|---|"]
+    L = ["**Clauses.**", "", "| clause | kind | verdict | tested by | why |", "|---|---|---|---|---|"]
     for cl in c.clauses:
         v = BADGE[cl["verdict"]] if cl.get("verdict") else "— (not asserted)"
         by = ", ".join(f"`{x.rsplit('/', 1)[-1]}`" for x in cl.get("subclaims", [])) or "—"
@@ -259,8 +258,9 @@ def markdown_report(led, files: dict | None = None) -> str:
         L.append(f"| {i} | [{md_cell(c.title)}](#{c.id}) | {c.lines[0]}–{c.lines[1]} | {BADGE[c.verdict]} | "
                  f"{md_cell(c.scope or '')} |")
     L.append("")
-    if led.conventions:
+    if led.conventions or any(c.clauses for c in led.claims):
         L += ["## Conventions", ""] + [f"- **{i}** {t}" for i, t in led.conventions] + [""]
+        L += [CLAUSES_NOTE, ""] if any(c.clauses for c in led.claims) else []
     if led.parameters:
         L += ["## Run sizes", ""] + [f"- `{k}`: {md_cell(v)}" for k, v in led.parameters.items()] + [""]
     L += (_decision(led) + _self_checks(led) + _changes(led) + _reconciliations(led) + _where_it_breaks(led)

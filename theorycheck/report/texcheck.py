@@ -9,11 +9,19 @@ disturb what follows), so ``k`` failing formulas take ``k + 1`` runs. Verdicts a
 :class:`FormulaCheck` serves one ``write_reports`` call. Without ``pdflatex`` every verdict is
 ``compiles=None`` (not checked) and formulas are set as mathematics.
 
+The verdicts depend on the TeX installation that decided them, so the report folder keeps them:
+``write_reports`` writes ``formulas.json`` (:func:`record_of`: per paper, each formula's key — a digest of its
+body, style and context — and its verdict, with the digest of the preamble they were decided under). A
+:class:`FormulaCheck` given that ``record`` and no ``pdflatex`` (``exe=None``) takes every verdict from it: this is
+how ``theorycheck report --check`` re-renders the LaTeX without depending on the local TeX, and how
+``theorycheck report`` on a machine without TeX reproduces the recorded typesetting.
+
 >>> FormulaCheck(exe=None).verdict(Formula("x", False))
 Verdict(compiles=None, fit='fits', error='')
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -24,7 +32,17 @@ from pathlib import Path
 
 from .texmath import CONTEXTS, PREAMBLE, Formula, breakable
 
-__all__ = ["Verdict", "FormulaCheck", "check_document"]
+__all__ = ["Verdict", "FormulaCheck", "check_document", "formula_key", "record_of", "PREAMBLE_SHA256", "RECORD"]
+
+#: The file of the report folder that keeps the formula verdicts (see the module's docstring).
+RECORD = "formulas.json"
+#: The digest of the preamble under which verdicts are decided: a record of another preamble is not used.
+PREAMBLE_SHA256 = hashlib.sha256("\n".join(PREAMBLE).encode("utf-8")).hexdigest()
+
+
+def formula_key(f: Formula) -> str:
+    """A formula's key in the record: the first 16 hex digits of the SHA-256 of its context, style and body."""
+    return hashlib.sha256(f"{f.context}\0{int(f.display)}\0{f.body}".encode("utf-8")).hexdigest()[:16]
 
 _BEGIN, _END = "@@TC<", "@@TC>"
 
@@ -83,11 +101,14 @@ class FormulaCheck:
     in). ``runs`` and ``seconds`` count the pdflatex runs and their time.
     """
 
-    def __init__(self, exe: str | None = "auto", timeout: int = 60):
+    def __init__(self, exe: str | None = "auto", timeout: int = 60, record: dict | None = None):
         self.exe = shutil.which("pdflatex") if exe == "auto" else exe
         self.timeout = timeout
         self.runs, self.seconds = 0, 0.0
         self._verdicts: dict = {}
+        #: verdicts taken from a record (``{formula key: {"compiles", "fit", "error"}}``), used only without pdflatex
+        self.record = dict(record or {}) if self.exe is None else {}
+        self.unrecorded: set = set()
 
     def verdict(self, f: Formula) -> Verdict:
         """The verdict of ``f`` (checked now when not yet known)."""
@@ -99,7 +120,11 @@ class FormulaCheck:
         """Decide every formula of ``formulas`` not yet decided (one batch, re-run after each failure)."""
         pending = [f for f in dict.fromkeys(formulas) if f not in self._verdicts]
         if self.exe is None:
-            self._verdicts.update({f: Verdict(None) for f in pending})
+            for f in pending:
+                r = self.record.get(formula_key(f))
+                if r is None and self.record:
+                    self.unrecorded.add(f)
+                self._verdicts[f] = Verdict(None) if r is None else Verdict(r["compiles"], r["fit"], r["error"])
             return
         while pending:
             pending = self._decide(pending)
@@ -135,6 +160,15 @@ class FormulaCheck:
         self.runs += 1
         self.seconds += time.perf_counter() - start
         return log
+
+
+def record_of(check: FormulaCheck, formulas) -> dict:
+    """``{formula key: {"compiles", "fit", "error"}}`` of ``formulas`` as ``check`` decided them (sorted keys)."""
+    out = {}
+    for f in formulas:
+        v = check.verdict(f)
+        out[formula_key(f)] = {"compiles": v.compiles, "fit": v.fit, "error": v.error}
+    return dict(sorted(out.items()))
 
 
 def _last_words(log: str) -> str:

@@ -27,7 +27,7 @@ from ..verdicts.text import GROUP_CLOSE, GROUP_OPEN, TEX_TOKEN, formula_spans
 from .tex import math_unicode, tex_escape, tex_text
 
 __all__ = ["Formula", "split_math", "formulas_in", "breakable", "seed_tex", "prose_tex", "formula_tex", "source_tex", "PREAMBLE",
-           "CONTEXTS", "SOURCE_NOTE"]
+           "CONTEXTS", "SOURCE_NOTE", "complete_fragment"]
 
 #: Where a formula is set: its wrapper in the report (and in the check document, so both see the same width).
 CONTEXTS = {"text": ("", ""), "quote": (r"\begin{quote}\small", r"\end{quote}")}
@@ -260,16 +260,71 @@ def prose_tex(text: str, check, context: str = "text") -> str:
 _FRAGMENT = re.compile(r"(?:\$\$|\$(?![\d\s$])|\\[A-Za-z]+|\\[\[(])[^\u3000-\u9fff\uff00-\uffef“”«»]*")
 
 
+def complete_fragment(body: str, cut: bool = False) -> str:
+    r"""A piece of a formula made whole so that it can be typeset: the groups it closes but does not open are opened
+    in front of it (``}``, ``\end{cases}``), the groups it opens are closed after it, and alignment (``&``, ``\\``)
+    outside any environment is set in ``aligned``. ``cut``: the piece was cut short ("…"), so a command name at its
+    end may be cut too and is dropped. The mathematics shown is the piece's own; only delimiters are added.
+
+    >>> complete_fragment(r"\boxed{ e =\rho \begin{cases}")
+    '\\boxed{ e =\\rho \\begin{cases}\\end{cases}}'
+    >>> complete_fragment(r"\dfrac{\tau}{\tau-1},&\tau>1. \end{cases}} $$")
+    '{\\begin{cases}\\dfrac{\\tau}{\\tau-1},&\\tau>1. \\end{cases}}'
+    >>> complete_fragment(r"\dfrac1{1-\tau},&\tau<1,\\[2mm]")
+    '\\begin{aligned}\\dfrac1{1-\\tau},&\\tau<1,\\\\[2mm]\\end{aligned}'
+    """
+    body = re.sub(r"\s*(\$\$|\$|\\\)|\\\])\s*$", "", body)
+    tokens = TEX_TOKEN.findall(body)
+    if cut and tokens and re.fullmatch(r"\\[A-Za-z]+", tokens[-1]):
+        tokens = tokens[:-1]
+    _, missing, _ = _scan(tokens)
+    tokens = TEX_TOKEN.findall("".join(reversed(missing))) + tokens
+    stack, _, align = _scan(tokens)
+    out = "".join(tokens).rstrip() + "".join("}" if x == "{" else r"\end{" + x + "}" for x in reversed(stack))
+    return r"\begin{aligned}" + out + r"\end{aligned}" if align else out
+
+
+def _scan(tokens: list) -> tuple[list, list, bool]:
+    """``(open groups, openers missing in front, alignment outside any group)`` of a formula's tokens."""
+    stack, missing, align, k = [], [], False, 0
+    while k < len(tokens):
+        t = tokens[k]
+        if t in (r"\begin", r"\end") and k + 1 < len(tokens) and tokens[k + 1] == "{":
+            j = tokens.index("}", k + 1) if "}" in tokens[k + 1:] else len(tokens) - 1
+            env = "".join(tokens[k + 2:j])
+            if t == r"\begin":
+                stack.append(env)
+            elif stack and stack[-1] == env:
+                stack.pop()
+            else:
+                missing.append(r"\begin{" + env + "}")
+            k = j + 1
+            continue
+        if t == "{":
+            stack.append("{")
+        elif t == "}":
+            if stack and stack[-1] == "{":
+                stack.pop()
+            else:
+                missing.append("{")
+        elif t in ("&", "\\\\") and not stack:
+            align = True
+        k += 1
+    return stack, missing, align
+
+
 def _fragments(prose: str, context: str) -> list:
-    """``prose`` with each piece of a formula it holds as a :class:`Formula` (checked like any other: one that does
-    not compile is shown as its source, with the note, and counted)."""
+    """``prose`` with each piece of a formula it holds as a :class:`Formula`, made whole (:func:`complete_fragment`)
+    and checked like any other: one that still does not compile is shown as its source, with the note, and
+    counted."""
     out, last = [], 0
     for m in _FRAGMENT.finditer(prose):
         frag = m.group(0).rstrip(" ,;.…")
         if prose[last:m.start()]:
             out.append(prose[last:m.start()])
         body = re.sub(r"^(\$\$|\$|\\\(|\\\[)", "", frag)
-        out.append(Formula(body, False, context, frag))
+        cut = m.group(0).rstrip(" ,;.").endswith("…")
+        out.append(Formula(complete_fragment(body, cut), False, context, frag))
         last = m.start() + len(frag)
     if prose[last:]:
         out.append(prose[last:])

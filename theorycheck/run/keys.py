@@ -4,14 +4,20 @@ A task's key covers
 
 - the task: paper, kind, name, parameter (``repr``), the run's mode and seed;
 - the source of its function (a claim, fixture or stress function, decorators included) — and of every other
-  registered task function it mentions by name;
-- the static import closure (:class:`theorycheck.provenance.SourceGraph`) of the function's module, of the paper's
-  package and of the task executor (:mod:`theorycheck.run.tasks`), within theorycheck and the installed papers'
-  packages: the full source of every module in it, except the bodies of the *registered task functions* (claims,
-  fixtures, stress paths of every installed paper) that no other code of the closure mentions — so editing one
-  claim's body changes that claim's key only, while a helper, an engine or a model every claim uses changes them
-  all;
-- the data files beside those modules (the seed text; generated code is a module, hence in the closure);
+  registered task function it uses, a name resolved through the imports to the ``(module, function)`` that defines
+  it (:meth:`theorycheck.provenance.SourceGraph.resolve`; an import or re-export alone is not a use, and a theory
+  function that shares a claim's bare name is not that claim);
+- the static import closure (:class:`theorycheck.provenance.SourceGraph`) of the function's module and of the task
+  executor (:mod:`theorycheck.run.tasks`), within theorycheck and the installed papers' packages: the full source
+  of every module it imports, transitively, and the text of every parent package of those (the paper's
+  ``__init__`` among them — but not the sibling rooms it imports: a claim's key holds what the claim's module
+  imports, not the other sections, and a fixture's key holds no claim module), except the bodies of the
+  *registered task functions* (claims, fixtures, stress paths of every installed paper) that no other code of the
+  closure uses — so editing one claim's body changes that claim's key only, a helper of the claims
+  (``claims/_helpers.py``) the keys of the claims that import it, while a theory module, an engine or a model
+  changes the key of every task that imports it;
+- the data files beside those modules and beside the paper's package (the seed text, ``revisions.json``;
+  generated code is a module, hence in the closure);
 - the versions of Python, NumPy, SciPy, SymPy, mpmath, matplotlib and statsmodels, the machine, the BLAS library
   in use (its kernels can change the last digits) and the ``THEORYCHECK_*`` settings that can change a number;
 - the keys of the tasks it consumes (its fixtures, or a stress path's points).
@@ -44,7 +50,7 @@ from ..provenance import SourceGraph, file_digest, root_packages
 __all__ = ["KeyBuilder", "KEY_FORMAT", "environment"]
 
 #: Version of the key recipe (a change of the recipe must never find entries made by another).
-KEY_FORMAT = 1
+KEY_FORMAT = 3
 #: The task executor: its closure is part of every key.
 EXECUTOR = "theorycheck.run.tasks"
 LIBRARIES = ("numpy", "scipy", "sympy", "mpmath", "matplotlib", "statsmodels")
@@ -91,6 +97,7 @@ def _registered(paper_list) -> list:
 
 
 def _where(fn) -> tuple | None:
+    """``(module, name, first line)`` of a task function (None: no source to point at)."""
     code = getattr(fn, "__code__", None)
     mod = getattr(fn, "__module__", None)
     return (mod, fn.__name__, code.co_firstlineno) if code is not None and mod else None
@@ -122,30 +129,28 @@ class KeyBuilder:
         return [f for f in self.graph.functions(module) if (module, f.name, f.first) in self._where]
 
     def _kept_names(self, modules) -> set:
-        """Names of registered functions that code outside the registered functions mentions (kept in the module
-        texts), closed under mention: everything else is cut out of the texts."""
-        spans = [s for m in modules for s in self._spans(m)]
+        """The registered functions, as ``(module, name)``, that code outside the registered functions uses (kept in
+        the module texts), closed under use: everything else is cut out of the texts."""
+        spans = {(m, s.name): s for m in modules for s in self._spans(m)}
         refs = set()
         for m in modules:
             refs |= self.graph.refs_outside(m, {s.name for s in self._spans(m)})
         kept: set = set()
-        grow = True
-        while grow:
-            grow = False
-            for s in spans:
-                if s.name in refs and s.name not in kept:
-                    kept.add(s.name)
-                    refs |= s.refs
-                    grow = True
+        todo = [q for q in refs if q in spans]
+        while todo:
+            q = todo.pop()
+            if q not in kept:
+                kept.add(q)
+                todo += [r for r in spans[q].refs if r in spans and r not in kept]
         return kept
 
     # ------------------------------------------------------------------ digests
     def _closure_digest(self, modules: tuple) -> str:
         if modules not in self._closures:
-            names = self.graph.closure(modules)
+            names = self.graph.closure(modules, parents="text")
             h = hashlib.sha256()
             for m in names:
-                cut = [(s.first, s.last) for s in self._spans(m) if s.name not in self._kept]
+                cut = [(s.first, s.last) for s in self._spans(m) if (m, s.name) not in self._kept]
                 h.update(f"module {m}\0".encode())
                 h.update(self.graph.text(m, cut).encode())
                 h.update(b"\0")
@@ -153,6 +158,17 @@ class KeyBuilder:
                 h.update(f"data {f.parent.name}/{f.name}\0{file_digest(f)}\0".encode())
             self._closures[modules] = h.hexdigest()
         return self._closures[modules]
+
+    def _package_data(self, paper) -> str | None:
+        """The digest of the data files beside the paper's package ``__init__`` (its seed text, its revisions)."""
+        if not paper.package or self.graph.file(paper.package) is None:
+            return None
+        if paper.package not in self._closures:
+            h = hashlib.sha256()
+            for f in self.graph.data_files([paper.package]):
+                h.update(f"data {f.name}\0{file_digest(f)}\0".encode())
+            self._closures[paper.package] = h.hexdigest()
+        return self._closures[paper.package]
 
     def _function_doc(self, fn) -> dict | None:
         """Where ``fn`` is and its source, with every registered function it mentions (None: no source)."""
@@ -166,22 +182,18 @@ class KeyBuilder:
         if own is None:                          # defined by other top-level code: the module text has it
             return {"module": w[0], "name": w[1], "source": None, "mentions": {}}
         doc = {"module": w[0], "name": w[1], "source": lines[own.first - 1:own.last]}    # or the function around it
-        others: dict = {}
-        for m in self.graph.closure([w[0]]):
-            for s in self._spans(m):
-                if s.name not in self._kept and (m, s.first) != (w[0], own.first):
-                    others.setdefault(s.name, []).append((m, s))
-        refs, extra = set(own.refs), {}
-        while True:
-            new = [n for n in refs if n in others and n not in extra]
-            if not new:
-                break
-            for n in new:
-                extra[n] = [{"module": m, "source": self.graph.text(m).splitlines()[s.first - 1:s.last]}
-                            for m, s in others[n]]
-                for _, s in others[n]:
-                    refs |= s.refs
-        doc["mentions"] = dict(sorted(extra.items()))
+        others = {(m, s.name): s for m in self.graph.closure([w[0]], parents="text") for s in self._spans(m)
+                  if (m, s.name) not in self._kept and (m, s.first) != (w[0], own.first)}
+        extra: dict = {}
+        todo = [q for q in own.refs if q in others]
+        while todo:
+            q = todo.pop()
+            if q in extra:
+                continue
+            s = others[q]
+            extra[q] = {"module": q[0], "source": self.graph.text(q[0]).splitlines()[s.first - 1:s.last]}
+            todo += [r for r in s.refs if r in others and r not in extra]
+        doc["mentions"] = {f"{m}:{n}": v for (m, n), v in sorted(extra.items())}
         return doc
 
     def keys(self, tasks) -> dict:
@@ -206,11 +218,12 @@ class KeyBuilder:
         fn = self._docs[w]
         if fn is None or any(d is None for d in deps):
             return None
-        mods = tuple(sorted({EXECUTOR, fn["module"], *([paper.package] if paper.package else [])}))
+        mods = tuple(sorted({EXECUTOR, fn["module"]}))
         seed_file = None
         if not paper.package and os.path.isfile(str(paper.seed)):
             seed_file = file_digest(paper.seed)
         doc = {"format": KEY_FORMAT, "task": task.id, "paper": task.paper, "kind": task.kind, "name": task.name,
                "param": repr(task.param), "mode": self.mode, "seed": self.seed, "function": fn,
-               "closure": self._closure_digest(mods), "seed_file": seed_file, "environment": self.env, "deps": deps}
+               "closure": self._closure_digest(mods), "paper_data": self._package_data(paper), "seed_file": seed_file,
+               "environment": self.env, "deps": deps}
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=repr).encode()).hexdigest()

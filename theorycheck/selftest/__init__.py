@@ -3,7 +3,7 @@ r"""Self-test of the toolkit: deliberate mistakes (mutants) must change a verdic
 A **mutant** is a realistic mistake in the real code (a dropped Isserlis pairing, a shifted GLA
 exponent, κ → 2κ in the linear ICL error, …), installed for one run by monkeypatching
 (:class:`~theorycheck.selftest.patch.Patcher`; nothing is written to the source). Mutants live next
-to the code they mutate: each paper's in ``theorycheck/papers/<key>/mutants.py`` (a list
+to the code they mutate: each paper's in ``theorycheck/papers/<key>/checks/mutants.py`` (a list
 ``MUTANTS`` of :class:`Mutant`), the engines' in :mod:`theorycheck.selftest.engines`.
 
 A paper mutant names the claims it must affect. :func:`run_paper_mutants` runs those claims on

@@ -21,10 +21,12 @@ import numpy as np
 from scipy import integrate, stats
 
 from .. import gaussian as g
+from .. import papers
 from .. import hermite as H
 from .. import montecarlo as mc
 
-__all__ = ["ALPHA", "Z_CRIT", "Check", "CheckResult", "CHECKS", "check", "run_check", "available_needs", "rounded"]
+__all__ = ["ALPHA", "Z_CRIT", "Check", "CheckResult", "CHECKS", "check", "run_check", "available_needs", "rounded",
+           "registered_checks"]
 
 ALPHA = 1e-3                      # per-comparison false-alarm rate of every Monte Carlo check
 Z_CRIT = float(stats.norm.isf(ALPHA / 2))
@@ -96,9 +98,12 @@ class Check:
 CHECKS: dict[str, Check] = {}
 
 
-def check(name: str, area: str, kind: str, description: str, needs=()):
+def check(name: str, area: str, kind: str, description: str, needs=(), registry=None):
     """Decorator registering a consistency check (a function returning a :class:`CheckResult`
-    or a tuple ``(passed, statistic, threshold, detail)``)."""
+    or a tuple ``(passed, statistic, threshold, detail)``) in ``registry`` (default :data:`CHECKS`); it returns the
+    runner (a function returning a :class:`CheckResult`)."""
+    registry = CHECKS if registry is None else registry
+
     def deco(fn):
         @functools.wraps(fn)
         def run() -> CheckResult:
@@ -108,14 +113,35 @@ def check(name: str, area: str, kind: str, description: str, needs=()):
                 return out
             passed, stat, thr, detail = out
             return CheckResult(name, bool(passed), kind, float(stat), float(thr), detail)
-        CHECKS[name] = Check(name, area, kind, description, run, tuple(needs))
-        return fn
+        registry[name] = Check(name, area, kind, description, run, tuple(needs))
+        return fn if registry is CHECKS else run
     return deco
 
 
+def registered_checks() -> dict[str, Check]:
+    """Every consistency check an engine mutant may name: the engines' own (:data:`CHECKS`) and each installed
+    paper's (``CHECKS`` of its mutants module: :class:`theorycheck.papers.api.ConsistencyCheck`), found through the
+    paper registry. A paper check's name starts with its paper's key."""
+    out = dict(CHECKS)
+    for key, paper in papers.registry().items():
+        if not paper.mutants:
+            continue
+        for c in getattr(importlib.import_module(paper.mutants), "CHECKS", ()):
+            if not c.name.startswith(f"{key}.") or c.name in out:
+                raise ValueError(f"paper {key}: consistency check {c.name!r} must be named '{key}.<what>' and be "
+                                 "unique")
+            out[c.name] = Check(c.name, key, c.kind, c.description, check(c.name, key, c.kind, c.description,
+                                                                          registry={})(c.fn))
+    return out
+
+
 def run_check(name: str) -> CheckResult:
-    """Run one registered check; an exception becomes a failed result with the error text."""
-    c = CHECKS[name]
+    """Run one registered check (:func:`registered_checks`); an exception becomes a failed result with the error
+    text. A name no engine or paper registers is an error (``ValueError``), never a silent pass."""
+    checks = CHECKS if name in CHECKS else registered_checks()
+    if name not in checks:
+        raise ValueError(f"no consistency check {name!r}; registered: {sorted(checks)}")
+    c = checks[name]
     ok, missing = available_needs(c.needs)
     if not ok:
         return CheckResult(name, True, c.kind, detail=f"not available yet: {missing}", available=False)

@@ -5,7 +5,7 @@ Each mutant is applied by monkeypatching the real code path for one run (:class:
 written to the source), then its checks run against the mutated code; a mutant is **caught** when at
 least one check fails or raises. The same checks must all pass on the unmutated code. Monte Carlo
 checks are two-sided z-tests at ``ALPHA``; identities fail above a stated floating-point tolerance.
-Paper-level mutants live with their papers (``theorycheck/papers/<key>/mutants.py``) and must change a
+Paper-level mutants live with their papers (``theorycheck/papers/<key>/checks/mutants.py``) and must change a
 verdict (:func:`theorycheck.selftest.run_paper_mutants`).
 
 >>> r = run_check("montecarlo.known-values")
@@ -28,7 +28,8 @@ from .. import gaussian as g
 from ..gaussian import diagrams as gd
 from .. import hermite as H
 from .. import montecarlo as mc
-from .engine_checks import ALPHA, CHECKS, Z_CRIT, Check, CheckResult, available_needs, rounded, run_check
+from .engine_checks import (ALPHA, CHECKS, Z_CRIT, Check, CheckResult, available_needs, registered_checks, rounded,
+                            run_check)
 from .patch import Patcher
 
 __all__ = ["Check", "CheckResult", "EngineMutant", "MutantResult", "CHECKS", "MUTANTS", "MUTANTS_BY_ID", "run_check",
@@ -295,8 +296,12 @@ def run_mutant(m: EngineMutant | str, checks=None) -> MutantResult:
     """Apply mutant ``m``, run its checks (or ``checks``), restore the code; return the outcome."""
     if isinstance(m, str):
         m = MUTANTS_BY_ID[m]
-    # engine mutants may also name paper-level checks of the old catalogue; those now live with the papers
-    names = [n for n in (checks if checks is not None else m.checks) if n in CHECKS]
+    names = list(checks if checks is not None else m.checks)
+    known = registered_checks()
+    missing = [n for n in names if n not in known]
+    if missing:        # a mutant that names a check nobody registers would lose a detector silently
+        raise ValueError(f"engine mutant {m.id} names consistency checks that no engine or paper registers: "
+                         f"{missing}")
     ok, missing = available_needs(m.needs)
     if not ok:
         return MutantResult(m.id, m.area, m.paper, m.mistake, False, False,
@@ -320,13 +325,14 @@ def run_mutant(m: EngineMutant | str, checks=None) -> MutantResult:
 def run_selftest(mutants=None, progress: bool = False) -> dict:
     """Run every check on the unmutated code, then every mutant; return a JSON-ready dict."""
     _index()
-    clean = [run_check(n) for n in CHECKS]
+    checks = registered_checks()
+    clean = [run_check(n) for n in checks]
     muts = [run_mutant(m) for m in (mutants or MUTANTS)]
     avail = [r for r in muts if r.available]
     return {
         "alpha": ALPHA, "z_crit": rounded(Z_CRIT),
         "checks": [{"name": c.name, "area": c.area, "kind": c.kind, "description": c.description}
-                   for c in CHECKS.values()],
+                   for c in checks.values()],
         "clean": [r.as_dict() for r in clean],
         "clean_all_pass": all(r.passed for r in clean),
         "mutants": [r.as_dict() for r in muts],

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED,
                       Claim, Ledger)
+from .finding import Finding, settings_tail
 from .multiplicity import holm
 from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA, registry
 from .text import chosen_text, fmt, p_value_text
 from .vote import PRECEDENCE, reading_statuses, vote, vote_clauses
 
-__all__ = ["decide", "aggregate", "finalize", "explain", "PRECEDENCE", "AGGREGATION", "fmt", "extent_covers_chosen"]
+__all__ = ["decide", "aggregate", "finalize", "explain", "finding_of", "PRECEDENCE", "AGGREGATION", "fmt",
+           "extent_covers_chosen"]
 
 AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent > refuted > not reproduced > "
                "inconclusive > underspecified > confirmed held by any sub-claim; with readings, each reading is "
@@ -43,13 +45,16 @@ AGGREGATION = ("conjunction: the claim takes the first verdict of inconsistent >
 
 
 # --------------------------------------------------------------------------- decision
-def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
+def decide(sc, alpha: float = FAMILY_ALPHA, family: int = 1) -> str:
     """The verdict of one sub-claim once its p-values are adjusted (deterministic ones keep theirs).
 
     Then the caps that no evidence for the statement itself can lift: a comparison whose contenders do not all beat
     the trivial alternative (``sc.trivial``) is at most inconclusive; a refutation that rests on a chosen value
     (``sc.chosen``) is *not reproduced* unless ``sc.extent`` records a search over the whole admissible range of
-    every chosen Param with the failure found throughout."""
+    every chosen Param with the failure found throughout. A vague verb (``details['margin_table']``, see
+    :mod:`theorycheck.verdicts.margins`) is refuted only outside the widest margin of its table at the family's
+    Bonferroni level ``alpha / family`` (Holm keeps every such rejection); a failure at the chosen margin alone is
+    *not reproduced*."""
     if sc.statistical:
         pa = sc.p_adjusted or sc.p_value
         if pa["for"] < alpha:
@@ -67,6 +72,11 @@ def decide(sc, alpha: float = FAMILY_ALPHA) -> str:
             sc.verdict = INCONCLUSIVE
             sc.details["capped"] = ("not every contender beats the trivial alternative by the declared margin: " +
                                     "; ".join(f"{t['contender']} vs {t['trivial']}" for t in losers))
+    if sc.verdict == REFUTED and sc.statistical and sc.details.get("margin_table") and \
+            sc.details["p_outside_widest"] >= alpha / max(1, family):
+        sc.verdict = NOT_REPRODUCED
+        sc.details.update({"capped_margin": "outside the chosen margin, but not significantly outside the widest "
+                                            "admissible margin of the verb", "family": family})
     if sc.verdict == REFUTED and sc.chosen and not extent_covers_chosen(sc):
         sc.verdict = NOT_REPRODUCED
     return sc.verdict
@@ -178,6 +188,12 @@ def _conclusion(sc, alpha) -> str:
         return f" → confirmed (adjusted p(for) {p_value_text(sc, 'for', adjusted=adj)} < α = {alpha})."
     if v == REFUTED:
         return f" → refuted (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha})."
+    if v == NOT_REPRODUCED and sc.details.get("capped_margin"):
+        return (f" → not reproduced: outside the chosen margin (adjusted p(against) "
+                f"{p_value_text(sc, 'against', adjusted=adj)} < α = {alpha}), but not significantly outside the "
+                f"widest admissible margin of '{sc.details['verb']}' (p {fmt(sc.details['p_outside_widest'])} ≥ "
+                f"α/m = {fmt(alpha / max(1, sc.details.get('family', 1)))}); the margin is our choice, so this "
+                "cannot refute.")
     if v == NOT_REPRODUCED:
         return (f" → not reproduced (adjusted p(against) {p_value_text(sc, 'against', adjusted=adj)} < α = {alpha}) "
                 f"under the toolkit's "
@@ -198,6 +214,29 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
     return body + _trivial_text(sc) + scope + narrowed + _conclusion(sc, alpha)
 
 
+def finding_of(sc, note: str = "") -> Finding:
+    """What a decided sub-claim found (its rule's ``finding``), with what kept it from deciding: a comparison whose
+    contenders do not beat the trivial alternative, sizes that cannot decide it, a narrower scope than the sentence,
+    or the toolkit's choices a failure rests on (``note``, e.g. how many settings share the verdict, goes before
+    these). A rule without a ``finding`` (or a results.json of another version) gives its ``explain`` body."""
+    rule = registry.REGISTRY.get(sc.rule)
+    if rule is not None and rule.finding is not None:
+        f = rule.finding(sc)
+    else:
+        f = Finding((rule.explain(sc) if rule is not None else f"rule {sc.rule}") + settings_tail(sc))
+    d, extra = sc.details or {}, []
+    if d.get("capped") and sc.verdict == INCONCLUSIVE:
+        extra.append(f"not decided: {d['capped']}")
+    if d.get("undecided") and sc.verdict == INCONCLUSIVE:
+        extra.append(f"not decided: {d['undecided']}")
+    if sc.narrowed:
+        extra.append(f"in a narrower scope than the sentence: {sc.narrowed}")
+    if sc.verdict == NOT_REPRODUCED and sc.chosen:
+        extra.append(f"under the toolkit's choice of {', '.join(sc.chosen)} (the source does not state it), so not a "
+                     "refutation")
+    return Finding(f.text + "".join(f" — {e}" for e in ([note] if note else []) + extra), f.sure, f.comparisons)
+
+
 # --------------------------------------------------------------------------- finalize
 def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SELF_CHECK_ALPHA) -> Ledger:
     """Adjust, decide, explain and aggregate every claim of ``ledger`` (in place); return it."""
@@ -214,9 +253,10 @@ def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SE
     for c, q in zip(checks, holm([c.p_value for c in checks])):
         c.p_adjusted = q
         c.passed = q >= self_alpha
+    family = 2 * len(stat) + len(gaps)
     for c in ledger.claims:
         for s in c.subclaims:
-            decide(s, alpha)
+            decide(s, alpha, family)
             s.reason = explain(s, alpha)
         aggregate(c)
     ledger.decision = {"family_alpha": alpha, "self_check_alpha": self_alpha, "multiplicity": "holm",

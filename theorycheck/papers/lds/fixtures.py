@@ -27,18 +27,23 @@ r"""Shared computations of paper 001, each an independent task of the run engine
 ``recipe_runs``
     one task per point of the declared training-recipe grid (:func:`~theorycheck.papers.lds.reconciliation.recipe_grid`):
     one AR(1) and one AR(2) run of setting (a) with the statistics of Theorem 4.1 and Lemma 4.1.
+``kf_test``
+    the common test set of setting (a) at the training horizon: the trained attention's per-prompt squared errors for
+    every trained window, the exact Kalman MSE of each prompt's system and the baselines of the Kalman figure.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ...models.filters import steady_state_closed_loop_radius
+from ...models.attention import attention_predict
+from ...models.filters import kalman_one_step_mse, oracle_ar_mse, steady_state_closed_loop_radius
 from ...models.training import train_linear_attention
 from ...verdicts import Estimate
 from . import reconciliation as rc
 from .registry import claims
 from .settings import (RECIPE, SETTINGS, config, parse_key, prior, recipe_chosen, rng_for, run_keys, test_set,
                        train_size)
+from .theory.gd import ar_least_squares_predict
 from .theory.isserlis import wqk_star_moments
 from .theory.kalman import truncation_profile
 from .theory.optimum import minimise, weights_of
@@ -265,3 +270,23 @@ def _wstar_linear_check(ctx, st, T, w, n):
         vals.append(float(np.mean(N - w * D / (T - 2))))
         ns.append(float(np.mean(N)))
     return Estimate.from_batches(np.array(vals) / np.mean(ns), n // 20)
+
+
+@claims.fixture(needs=("training",))
+def kf_test(ctx, training):
+    """Common test set of setting (a) at the training horizon: per-prompt squared errors of the trained attention
+    (averaged over training seeds) for every trained window, and the exact Kalman MSE of each prompt's system."""
+    cfg = config(ctx)
+    T = cfg["train_T"]
+    sysm, Y = test_set(ctx, "a", T, cfg["kf_test_n"], "kf-test")
+    windows = sorted(s for (st, s) in cfg["runs"] if st == "a")
+    err = {s: np.mean([(attention_predict(r["W_QK"], r["W_V"], Y) - Y[:, -1]) ** 2
+                       for r in runs_of(training, "a", s)], axis=0) for s in windows}
+    sub = sysm.subset(slice(0, min(len(sysm), 20_000)))            # baselines of the figure on a subset
+    Ys = Y[:len(sub)]
+    s_or = list(range(1, 9))
+    oracle = {s: float(oracle_ar_mse(sub, T, s).mean()) for s in s_or}
+    ls = {s: float(np.mean((ar_least_squares_predict(Ys, s) - Ys[:, -1]) ** 2)) for s in s_or if T - s - 1 >= s + 1}
+    return {"T": T, "n": len(sysm), "err": err, "kf": kalman_one_step_mse(sysm, T), "oracle": oracle, "ls": ls,
+            "n_baselines": len(sub), "zero": Y[:, -1] ** 2, "last": (Y[:, -1] - Y[:, -2]) ** 2}
+

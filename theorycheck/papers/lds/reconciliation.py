@@ -31,6 +31,7 @@ import numpy as np
 from ...models.attention import effective_coefficients
 from ...models.training import train_linear_attention
 from ...claims import Param
+from ...memo import Memo, key
 from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
 from .theory.pcg import cosine, pcg_quantities
@@ -76,32 +77,30 @@ class PcgModel:
     once and only the per-seed summaries of every reading are kept (scalars: the cache stays small)."""
 
     def __init__(self, weights: dict, prompts):
-        self.weights, self.prompts, self._cache, self._Y = weights, prompts, {}, {}
+        self.weights, self.prompts = weights, prompts
+        # owned memos (theorycheck.memo): the prompts of a (seed, setting), the summaries of a run of pcg_quantities
+        self._Y, self._cache = Memo(None, maxsize=64), Memo(None, maxsize=100_000)
         self.seed = 0
 
     def _prompts(self, st):
-        key = (self.seed, st)
-        if key not in self._Y:
-            self._Y[key] = self.prompts(st, self.seed)
-        return self._Y[key]
+        return self._Y.get_or_compute(key(self.seed, st), lambda: self.prompts(st, self.seed))
 
     def _summaries(self, st, i, init, pre):
-        key = (self.seed, st, i, init, pre)
-        if key not in self._cache:
-            W, V = self.weights[st][i]
-            try:
-                q = pcg_quantities(W, V, self._prompts(st), preconditioner=pre, init=init)
-            except ValueError:            # P not invertible: the reading P⁻¹ does not exist for these weights
-                self._cache[key] = None
-                return None
-            out = {}
-            for avg in AVERAGING:
-                for name, (a, b) in COMPARE.items():
-                    out[("cos", name, avg)] = _summary(q[a], q[b], avg)
-                for name, r in RESIDUALS.items():
-                    out[("p", name, avg)] = _summary(np.broadcast_to(q["p"], q[r].shape), q[r], avg)
-            self._cache[key] = out
-        return self._cache[key]
+        return self._cache.get_or_compute(key(self.seed, st, i, init, pre), lambda: self._summarise(st, i, init, pre))
+
+    def _summarise(self, st, i, init, pre):
+        W, V = self.weights[st][i]
+        try:
+            q = pcg_quantities(W, V, self._prompts(st), preconditioner=pre, init=init)
+        except ValueError:            # P not invertible: the reading P⁻¹ does not exist for these weights
+            return None
+        out = {}
+        for avg in AVERAGING:
+            for name, (a, b) in COMPARE.items():
+                out[("cos", name, avg)] = _summary(q[a], q[b], avg)
+            for name, r in RESIDUALS.items():
+                out[("p", name, avg)] = _summary(np.broadcast_to(q["p"], q[r].shape), q[r], avg)
+        return out
 
     def per_seed(self, params: dict, st: str, what: str) -> list:
         init, pre, avg = params["first conjugate direction"], params["preconditioner"], params["averaging"]

@@ -12,7 +12,8 @@ itself (difference 0 by construction: the anchor of the path, not evidence). Siz
 (``chosen``): a failure is *not reproduced*, never *refuted*.
 
 Declared before the data: the margin :data:`MARGIN_REL` (5 % of the theory's value, the margin of
-``004-result1``), the path values, the configurations (:data:`STRESS_CONFIG`, :data:`RANK_CONFIG`).
+``004-result1``), the path values, the configurations (:data:`STRESS_CONFIG`, :data:`RANK_CONFIG`). A claim shows
+its result's map as a method note (``assumption_note`` of the claims' shared helpers).
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ import sympy as sp
 
 from ...memo import Memo, key
 from ...verdicts import Estimate, rules
-from ..api import Note
 from . import theory as nl
 from .registry import claims
 from .settings import RANK, RHO, sizes
@@ -52,19 +52,6 @@ EPSILONS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
 OMEGAS = (1.0, 1.02, 1.05, 1.1, 1.2, 1.5, 2.0)
 #: 1/α along the transition's "α, τ → ∞" path (α = 1e8 … 20, τ = α/2).
 INV_ALPHA = (1e-8, 1e-4, 1e-3, 0.0033, 0.01, 0.025, 0.05)
-
-
-def assumption_note(claim_id: str):
-    """The claim's assumption map as a method note (the report's "Where it breaks" table lists only the stressed
-    ones): every declared assumption, stated (seed lines) or implicit (the step that uses it)."""
-    rows = []
-    for a in claims.assumptions:
-        if a.claim != claim_id:
-            continue
-        where = (f"stated, seed lines {a.lines[0]}–{a.lines[1]}" if a.stated and a.lines else "implicit")
-        stressed = any(st.claim == claim_id and st.assumption == a.name for st in claims.stresses)
-        rows.append(f"{a.name} ({where}; used for: {a.uses}{'; stress path in “Where it breaks”' if stressed else ''})")
-    return Note("Assumptions: " + "; ".join(rows) + ".")
 
 
 def _fmt_nu(v):

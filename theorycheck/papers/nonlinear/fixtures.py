@@ -9,10 +9,11 @@ do not contain the teacher where two teachers must share random numbers (paired 
 No task runs longer than about 30 s at paper scale on two cores (issue 23): Figure 1's runs are split into
 :data:`~.settings.FIG1_BATCHES` batches of trials (each batch its own seed, shared by the three teachers: the trials
 of one batch stay paired), Figure 2's runs into one task per (α, κ) (each point had its own seed already),
-Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`) and the runs at the two
-stated noises (:func:`fig1_stated`), Result 1's d-scan into one task per (configuration, d) (each size had its own
-seed already: the numbers are unchanged), the effective-rank simulations into one task per covariance pair
-(:func:`rank_runs`: the four shared one seed already).
+Figure 1's reconciliation into one search per normalisation (:func:`fig1_reconcile`; its normalisations, target
+and model are declared in :mod:`.reconciliation`) and the runs at the two stated noises (:func:`fig1_stated`),
+Result 1's d-scan into one task per (configuration, d) (each size had its own seed already: the numbers are
+unchanged), the effective-rank simulations into one task per covariance pair (:func:`rank_runs`: the four shared one
+seed already).
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ import numpy as np
 from ...reconcile import Parameter, Target, reconcile
 from ...verdicts import Estimate
 from . import theory as nl
+from .reconciliation import (FIG1_COINCIDE_MODEL_MARGIN, FIG1_COINCIDE_STATED, fig1_normalisations,
+                             log_ratio_model)
 from .registry import claims
 from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, ANISO_SPREAD, FIG1, FIG1_BATCHES,
                        FIG1_NOISE_RANGE, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS,
@@ -176,41 +179,6 @@ def fig2_finite_size(ctx, point):
 
 
 # ------------------------------------------------------------------------------------------ Figure 1 reconciliation
-def fig1_normalisations() -> dict:
-    """The error normalisations a reader of Figure 1 could assume: name -> (divisor of the sin teacher's MSE,
-    divisor of the linear teacher's MSE as a function of its noise). ``MSE ÷ a₁²`` puts the first-order signal at
-    unit strength (the linear teacher has a₁ = 1); ``MSE ÷ E[y²]`` divides each teacher by its label second moment
-    (ρ_f for sin, 1 + noise for the linear teacher)."""
-    a1sq = float(nl.teacher_moments("sin")["a1"]) ** 2
-    rf = float(nl.rho_f("sin", RHO))
-    return {"raw MSE": (1.0, lambda r: 1.0), "MSE ÷ a₁²": (a1sq, lambda r: 1.0),
-            "MSE ÷ E[y²]": (rf, lambda r: 1.0 + r)}
-
-
-#: "coincide" on Figure 1's logarithmic axis: |log ratio| within 0.10 at each τ (the 004-fig1-shape margin), written
-#: as a printed "0.00" (tolerance 0.005) plus a model margin of 0.095.
-FIG1_COINCIDE_STATED, FIG1_COINCIDE_MODEL_MARGIN = "0.00", 0.095
-
-
-def _log_ratio_model(ctx, trials):
-    """``log_ratios(noise, normalisation)``: per-trial log((e_sin/c_sin)/(e_lin/c_lin)) over FIG1_TAUS at d = rec_d,
-    the sin run and every linear run on one seed (common random numbers); runs memoised within the task."""
-    sz = sizes(ctx)
-    d, nt, seed = sz["rec_d"], sz["rec_ntest"], ctx.seed_for("fig1-reconcile")
-    sim, norms = {}, fig1_normalisations()
-
-    def run(f, rho):
-        if (f, rho) not in sim:
-            sim[(f, rho)] = nl.simulate_icl_sweep(f, d, FIG1["alpha"], FIG1["kappa"], list(FIG1_TAUS), rho,
-                                                  trials=trials, seed=seed, n_test=nt).trial_means
-        return sim[(f, rho)]
-
-    def log_ratios(noise, norm):
-        c_sin, c_lin = norms[norm]
-        return np.log(run("sin", RHO) / c_sin) - np.log(run("linear", noise) / c_lin(noise))
-    return log_ratios, seed
-
-
 @claims.fixture(params=lambda ctx: list(fig1_normalisations()))
 def fig1_reconcile(ctx, norm):
     """Under the normalisation ``norm``, which linear-teacher noise makes the sin curve (ρ = 0.1) and the linear curve
@@ -218,7 +186,7 @@ def fig1_reconcile(ctx, norm):
     FIG1_NOISE_RANGE; the actual model at d = rec_d, rec_trials paired trials.) The three normalisations together
     cover the joint space (noise × normalisation)."""
     sz = sizes(ctx)
-    log_ratios, seed = _log_ratio_model(ctx, sz["rec_trials"])
+    log_ratios, seed = log_ratio_model(ctx, sz["rec_trials"])
 
     def model(params, s):
         lr = log_ratios(params["noise"], norm)
@@ -234,7 +202,7 @@ def fig1_stated(ctx):
     """Per-trial mean log ratios of the sin teacher to linear teachers at the legend's (0.447) and the caption's
     (1.447) noise under each normalisation (rec_stated_trials paired trials at d = rec_d)."""
     sz = sizes(ctx)
-    log_ratios, _ = _log_ratio_model(ctx, sz["rec_stated_trials"])
+    log_ratios, _ = log_ratio_model(ctx, sz["rec_stated_trials"])
     stated = {n: {lab: log_ratios(v, n).mean(axis=1) for lab, v in FIG1_STATED_NOISES.items()}
               for n in fig1_normalisations()}
     return {"stated": stated, "d": sz["rec_d"], "stated_trials": sz["rec_stated_trials"], "n_test": sz["rec_ntest"]}

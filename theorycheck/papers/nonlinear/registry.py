@@ -1,6 +1,6 @@
-"""The claim registry of paper 004. Claims register in seed order: :mod:`.claims` (lines 6–136),
-:mod:`.claims_theory` (lines 140–164), :mod:`.claims_figures` (lines 170–219); the shared simulations
-are the fixtures of :mod:`.fixtures`."""
+"""The claim registry of paper 004: the claims (:mod:`.claims`, ordered by its ``SECTIONS``), the shared
+simulations (:mod:`.fixtures`), the assumption maps and stress paths (:mod:`.assumptions`) and the seed map
+(:mod:`.seedmap`) all register here."""
 from ..api import Claims
 
 claims = Claims()

@@ -1,4 +1,5 @@
-r"""Run sizes of paper 004 and the provenance of every value its claims use, declared before the data.
+r"""Run sizes of paper 004, the report's conventions (:data:`CONVENTIONS`) and the provenance of every value its
+claims use, declared before the data.
 
 The seed states the model (inputs :math:`N(0,I_d/d)`, Gaussian tasks, label-noise variance ρ, k tasks
 round-robin over n prompts, ridge Eq. (6) with λ → 0), the Figure 1 setting (sin, ρ = 0.1, d = 64,
@@ -29,6 +30,20 @@ from __future__ import annotations
 import math
 
 from ...claims import Param
+
+#: The report's conventions C1–C5 (cited by the claims as ``conventions=["C2", …]``).
+CONVENTIONS = [
+    "Hermite: orthonormal probabilists' $h_m=\\mathrm{He}_m/\\sqrt{m!}$, $g\\sim N(0,1)$, $a_m=E[f(g)h_m(g)]$.",
+    "$\\rho$ is a noise variance; $\\rho_f=\\rho+E[f^2]$; $\\rho_{nl}=\\rho+\\sum_{m\\ne1}a_m^2$ ($m=0$ included).",
+    "$e_{ICL}=E[(y_{test}-\\hat y)^2]$ on fresh tasks, label noise included, not halved; ridge penalty "
+    "$(n/d)\\lambda\\|\\Gamma\\|_F^2$ on the unhalved squared loss; $\\lambda=0$ is the minimum-norm solution.",
+    "Simulation: $x\\sim N(0,I_d/d)$, $w\\sim N(0,I_d)$ (not renormalised), $k=\\mathrm{round}(\\kappa d)$ tasks "
+    "round-robin over $n=\\mathrm{round}(\\tau d^2)$ prompts, $\\ell=\\mathrm{round}(\\alpha d)$; $p=d(d+1)$ features; "
+    "test error Rao-Blackwellised over the query's component orthogonal to $w$ and the label noise.",
+    "Statistics: a trial is one independent pretraining set, fit and test set; per-trial test errors are i.i.d., so "
+    "estimates are Student t over trials (df = trials − 1), paired across teachers that share a trial's random "
+    "numbers; d → ∞ statements are extrapolated under every finite-size law of the verdict engine.",
+]
 
 #: Label-noise variance of every experiment of the seed (Figs. 1 and 2).
 RHO = 0.1

@@ -68,9 +68,11 @@ from .two_sided_difference import difference
 from .vector_agreement import joint_agreement
 from .finite_size_limit import BOOTSTRAP_REPLICATES, asymptotic, bootstrap_df
 from .curve_shape import shape
+from .gain_share import share
+from .grid_equivalence import grid_equivalence
 
 __all__ = ["identity", "inequality", "search", "agreement", "equivalence", "reproduction", "superiority", "difference",
-           "joint_agreement", "asymptotic", "shape", "consistency", "underspecified",
+           "joint_agreement", "asymptotic", "shape", "share", "grid_equivalence", "consistency", "underspecified",
            "FAMILY_ALPHA", "SELF_CHECK_ALPHA", "FINITE_SIZE_LAWS", "GOF_ALPHA", "RULES", "printed_tolerance",
            "SHAPES", "bootstrap_df", "BOOTSTRAP_REPLICATES", "registry"]
 

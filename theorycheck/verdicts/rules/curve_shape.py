@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
 from ...claims import CONFIRMED, SubClaim
 from ...validate import check_array, check_real, check_str
 from ..estimate import Estimate
+from ..finding import Comparison, Finding, settings_tail, statistical_sure
 from ..text import fmt, p_text
 from .common import CALIBRATION_ALPHA, SHAPES, cdf, common_kwargs, decide_exactly, p_side, sf
 from .registry import Rule, register
@@ -146,12 +148,124 @@ def explain(sc) -> str:
             f"({where}, {d.get('n_sign_changes')} sign change(s) of the differences)")
 
 
+def describe_curve(y) -> str:
+    """The shape a curve has, in words: increasing, decreasing, U-shaped, an inverted U, or how often it turns.
+
+    >>> describe_curve([3, 1, 2])
+    'U-shaped (it falls to a minimum inside the range, then rises)'
+    >>> describe_curve([1, 2, 3]), describe_curve([1, 3, 2, 4])
+    ('increasing', 'not monotone (it changes direction 2 times)')
+    """
+    y = np.asarray(y, dtype=float)
+    dy = np.diff(y)
+    i_min, i_max, last = int(np.argmin(y)), int(np.argmax(y)), len(y) - 1
+    if np.all(dy > 0):
+        return "increasing"
+    if np.all(dy < 0):
+        return "decreasing"
+    if 0 < i_min < last and np.all(dy[:i_min] < 0) and np.all(dy[i_min:] > 0):
+        return "U-shaped (it falls to a minimum inside the range, then rises)"
+    if 0 < i_max < last and np.all(dy[:i_max] > 0) and np.all(dy[i_max:] < 0):
+        return "an inverted U (it rises to a maximum inside the range, then falls)"
+    if np.all(dy >= 0) or np.all(dy <= 0):
+        return "monotone with flat steps"
+    return f"not monotone (it changes direction {int(np.sum(np.diff(np.sign(dy[dy != 0])) != 0))} times)"
+
+
+#: Where a curve's abscissa is named: the statement ("… in λ", "… as γ grows", "λ*(γ) increases", "with depth").
+_X_IN_STATEMENT = (r"\b(?:in|as|across|over) ([^\s,()]{1,3})(?=[\s,()]|$)",
+                   r"^\S*\((\w{1,2})\) (?:increases|decreases)",
+                   r"\bwith (?:the )?(?:window )?([^\s,()]{1,5})(?=\s*(?:\(|$))")
+_NUMBER = r"[-+−]?\d[\d.]*(?:e[-+]?\d+)?"
+
+
+def _ends_match(values: str, x) -> bool:
+    nums = [float(v.replace("−", "-")) for v in re.findall(_NUMBER, values)]
+    return len(nums) >= 2 and all(math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+                                  for a, b in ((nums[0], x[0]), (nums[-1], x[-1])))
+
+
+def _x_name(sc, x) -> str:
+    """The curve's abscissa: ``details["x_name"]`` when the claim gives it; else "x = <name>" in the scope; else the
+    symbol that ends the statement's leading label ("RLS forgetting factor β: …"); else a range of the scope whose ends are the curve's ("γ ∈ {0.5, …, 0.999}", "λ grid 0.01..1"); else the statement
+    ("… in λ", "… as γ grows", "λ*(γ) increases", "with depth"); else "x"."""
+    if sc.details.get("x_name"):
+        return str(sc.details["x_name"])
+    scope = sc.scope or ""
+    m = re.search(r"\bx = ([^,;\]]{1,12})", scope)
+    if m:
+        return m.group(1).strip()
+    m = re.match(r"[^:=]{0,40} (\S{1,2}): ", sc.statement)       # "RLS forgetting factor β: …"
+    if m and not m.group(1).isdigit():
+        return m.group(1)
+    for m in re.finditer(r"([^\s,;(]{1,6}) (?:∈ ([{\[][^}\]]*[}\]])|grid (" + _NUMBER + r"\.\." + _NUMBER + "))", scope):
+        if _ends_match(m.group(2) or m.group(3).replace("..", " "), x):
+            return m.group(1)
+    for pattern in _X_IN_STATEMENT:
+        m = re.search(pattern, sc.statement)
+        if m:
+            return m.group(1).strip()
+    return "x"
+
+
+def _where(x, i, xn) -> str:
+    end = " (an end of the range)" if i in (0, len(x) - 1) else ""
+    return f"{xn} = {fmt(x[i])}{end}"
+
+
+def _exact_finding(sc, x, y, xn) -> Finding:
+    i_min, i_max = int(np.argmin(y)), int(np.argmax(y))
+    text = (f"on the computed curve ({len(x)} points, {xn} from {fmt(x[0])} to {fmt(x[-1])}) the minimum "
+            f"{fmt(y[i_min])} is at {_where(x, i_min, xn)} and the maximum {fmt(y[i_max])} at "
+            f"{_where(x, i_max, xn)}: the curve is {describe_curve(y)}")
+    res = sc.details.get("resolution")
+    return Finding(text + settings_tail(sc), f"exact (the curve at {len(x)} points"
+                   + (f", resolution {fmt(res)})" if res else ")"))
+
+
+def _noisy_finding(sc, x, y, se, xn) -> Finding:
+    shape_ = sc.details.get("shape")
+    if shape_ in ("increasing", "decreasing"):
+        sign = 1.0 if shape_ == "increasing" else -1.0
+        sd = np.hypot(se[1:], se[:-1]) if se is not None else np.ones(len(y) - 1)
+        j = int(np.argmin(sign * np.diff(y) / sd))           # the step least in the stated direction
+        c = Comparison("above" if y[j + 1] > y[j] else "below" if y[j + 1] < y[j] else "equals", y[j + 1], y[j],
+                       left_label=f"at {xn} = {fmt(x[j + 1])} the mean", right_label="the previous point's",
+                       tail=f" (at {xn} = {fmt(x[j])})")
+        head = (f"the mean goes from {fmt(y[0])} at {xn} = {fmt(x[0])} to {fmt(y[-1])} at {xn} = {fmt(x[-1])}; at "
+                f"its least {shape_} step, ")
+        return Finding(head + c.text + settings_tail(sc), statistical_sure(sc, n_label="points")
+                       + f" (smallest step t = {fmt(sc.statistic)})", (c,))
+    best = "smallest" if shape_ == "interior-minimum" else "largest"
+    i = int(np.argmin(y)) if best == "smallest" else int(np.argmax(y))
+    comps = tuple(Comparison("below" if y[i] < y[e] else "above" if y[i] > y[e] else "equals", y[i], y[e],
+                             left_label=f"the {best} mean, at {xn} = {fmt(x[i])}," if e == 0 else "",
+                             right_label=f"the {end} point's", tail=f" ({xn} = {fmt(x[e])})")
+                  for e, end in ((0, "first"), (len(y) - 1, "last")))
+    text = "; ".join(c.text for c in comps)
+    return Finding(text + settings_tail(sc), statistical_sure(sc, n_label="points"), comps)
+
+
+def finding(sc) -> Finding:
+    """The curve as found: where its minimum and maximum are and what shape it has (exact curves), or its least
+    monotone step / its optimum against the ends (noisy curves)."""
+    curve = (sc.data or {}).get("curve") or {}
+    x, y = curve.get("x"), curve.get("y")
+    if x is None or y is None or len(x) != len(y) or len(x) < 2:
+        return Finding(explain(sc) + settings_tail(sc), statistical_sure(sc) if sc.statistical else "exact")
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    se = curve.get("se")
+    se = np.asarray(se, dtype=float) if se is not None and len(se) == len(y) else None
+    xn = _x_name(sc, x)
+    return _noisy_finding(sc, x, y, se, xn) if sc.statistical else _exact_finding(sc, x, y, xn)
+
+
 def _shape_null(rng):        # flat curve: "increasing" must not be confirmed
     y = [Estimate.from_samples(rng.normal(0.0, 1.0, 10)) for _ in range(4)]
     return p_side(shape("x", range(4), [e.mean for e in y], shape="increasing", ses=[e.se for e in y], df=9),
                   "for") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("shape", shape, explain, calibration={
+RULE = register(Rule("shape", shape, explain, finding=finding, calibration={
     "shape: false confirmation of 'increasing' (flat curve)": ("bound", _shape_null),
 }, fuzz=(dict(kwargs=dict(statement="s", x=[0, 1, 2], y=[1.0, 0.5, 0.8], shape="unimodal-minimum")),)))

@@ -5,7 +5,8 @@ import numpy as np
 
 from ...claims import SubClaim
 from ...validate import check_array, check_real, check_str
-from ..text import fmt
+from ..finding import Comparison, Finding, quantity, reference, settings_tail
+from ..text import fmt, shorten
 from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
 
@@ -69,4 +70,27 @@ def explain(sc) -> str:
     return f"max |lhs − rhs| = {fmt(sc.statistic)} against the numerical tolerance {fmt(sc.margin)}"
 
 
-RULE = register(Rule("identity", identity, explain, fuzz=(dict(kwargs=dict(statement="s", lhs=1.0, rhs=1.0)),)))
+def finding(sc) -> Finding:
+    """Equal or not, with both values (or the largest difference against the floating-point tolerance)."""
+    d, tol = sc.details, float(sc.margin or 0.0)
+    if d.get("method") == "sympy.simplify":
+        diff = str(d.get("simplified_difference", ""))
+        text = ("the two sides are equal: SymPy simplifies lhs − rhs to 0" if diff.startswith("0") else
+                f"the two sides differ: SymPy simplifies lhs − rhs to {shorten(diff, 100)}, not to 0")
+        return Finding(text + settings_tail(sc), "exact (SymPy)")
+    sure = "exact" + (f" up to the floating-point tolerance {fmt(tol)}" if tol else "")
+    if sc.estimate is not None and sc.target is not None:
+        ok = abs(sc.estimate - sc.target) <= tol
+        c = Comparison("equals" if ok else "differs", sc.estimate, sc.target, tol,
+                       left_label=quantity(sc, "the computed value"), right_label=reference(sc, "the claimed"),
+                       gap=not ok)
+    elif sc.statistic is not None:
+        ok = sc.statistic <= tol
+        c = Comparison("at most" if ok else "above", sc.statistic, tol, left_label="the largest |lhs − rhs|",
+                       right_label="the tolerance")
+    else:
+        return Finding(explain(sc) + settings_tail(sc), sure)
+    return Finding(c.text + settings_tail(sc), sure, (c,))
+
+
+RULE = register(Rule("identity", identity, explain, finding=finding, fuzz=(dict(kwargs=dict(statement="s", lhs=1.0, rhs=1.0)),)))

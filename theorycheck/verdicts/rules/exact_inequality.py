@@ -5,6 +5,7 @@ import numpy as np
 
 from ...claims import INCONCLUSIVE, SubClaim
 from ...validate import check_comparison, check_str
+from ..finding import Comparison, Finding, quantity, reference, settings_tail
 from ..text import fmt
 from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
@@ -50,5 +51,23 @@ def explain(sc) -> str:
             f" (smallest slack {fmt(sc.statistic)}: {fmt(sc.estimate)} {d['op']} {fmt(sc.target)})")
 
 
-RULE = register(Rule("inequality", inequality, explain, fuzz=(
+_RELATION = {"<": "below", "<=": "at most", ">": "above", ">=": "at least"}
+_NEGATION = {"<": "at least", "<=": "above", ">": "at most", ">=": "below"}
+
+
+def finding(sc) -> Finding:
+    """Where the inequality holds or fails, with the values at its tightest (or worst) point."""
+    d = sc.details
+    v, n = d.get("violations", 0), d.get("points", 0)
+    if sc.estimate is None or sc.target is None:
+        return Finding(explain(sc) + settings_tail(sc), "exact")
+    a, b = float(sc.estimate), float(sc.target)
+    rel = _RELATION[d["op"]] if Comparison(_RELATION[d["op"]], a, b).holds() else _NEGATION[d["op"]]
+    c = Comparison(rel, a, b, left_label=quantity(sc, "the computed value"), right_label=reference(sc, "the bound"))
+    head = "" if n <= 1 else (f"it holds at all {n} points; at the tightest, " if not v else
+                              f"it fails at {v} of {n} points; at the worst, ")
+    return Finding(head + c.text + settings_tail(sc), f"exact, at {n} point(s)", (c,))
+
+
+RULE = register(Rule("inequality", inequality, explain, finding=finding, fuzz=(
     dict(kwargs=dict(statement="s", lhs=[0.5], op="<", rhs=1.0, undecided="too short")),)))

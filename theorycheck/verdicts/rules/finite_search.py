@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...claims import INCONCLUSIVE, REFUTED, SubClaim
 from ...validate import check_int, check_str
+from ..finding import Finding, settings_tail
 from .common import common_kwargs
 from .registry import Rule, register
 
@@ -30,8 +31,23 @@ def search(statement: str, found: int, tried: int, **kw) -> SubClaim:
 
 def explain(sc) -> str:
     d = sc.details
-    return (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" +
+    size = f" (size of the failure: {d['magnitude']})" if d.get("found") and d.get("magnitude") else ""
+    return (f"{d.get('found')} certified counterexample(s) in {d.get('tried')} search(es)" + size +
             ("" if d.get("found") else " — a finite search cannot prove that none exists"))
 
 
-RULE = register(Rule("search", search, explain, fuzz=(dict(kwargs=dict(statement="s", found=1, tried=3)),)))
+def finding(sc) -> Finding:
+    """How many certified counterexamples the search found, and which (when the claim names them)."""
+    d = sc.details
+    found, tried = d.get("found"), d.get("tried")
+    named = d.get("counterexamples")
+    if found:
+        text = f"{found} certified counterexample(s) in {tried} search(es)"
+        if isinstance(named, list) and named and all(isinstance(x, str) for x in named):
+            text += ": " + "; ".join(named[:3])
+    else:
+        text = f"no certified counterexample in {tried} search(es) — a finite search cannot prove that none exists"
+    return Finding(text + settings_tail(sc), f"a finite search ({tried} tries, each end point certified)")
+
+
+RULE = register(Rule("search", search, explain, finding=finding, fuzz=(dict(kwargs=dict(statement="s", found=1, tried=3)),)))

@@ -12,6 +12,7 @@ from scipy.optimize import brentq
 from ...claims import SubClaim
 from ...validate import check_array, check_int, check_real, check_str
 from ..estimate import Estimate
+from ..finding import Comparison, Finding, quantity, reference, settings_tail, statistical_sure
 from ..text import fmt, p_text
 from .common import (
     CALIBRATION_ALPHA,
@@ -205,6 +206,36 @@ def explain(sc) -> str:
             f"margin ±{fmt(sc.margin)}; {p_text(sc)}")
 
 
+def finding(sc) -> Finding:
+    """The extrapolated limit under each finite-size law that fits, against the claimed limit; the laws that do not
+    fit are named with their goodness-of-fit p."""
+    d = sc.details
+    R, m = float(sc.target), float(sc.margin or 0.0)
+    size = d.get("size_name", "d")
+    what = quantity(sc, "")
+    left, right = (f"the limit of {what}" if what else "the limit"), reference(sc, "the claimed")
+    parts, comps = [], []
+    for name, v in d.get("laws", {}).items():
+        if not v.get("accepted"):
+            continue
+        L, se = float(v["intercept"]), float(v["intercept_se"])
+        q = float(stats.t.ppf(0.975, v["df"]) if v.get("df") else stats.norm.ppf(0.975))
+        ci = (L - q * se, L + q * se)
+        if sc.verdict == "confirmed" and abs(L - R) <= m:
+            c = Comparison("within", L, R, m, left_label=left, right_label=right, ci=ci)
+        else:
+            c = Comparison("below" if L < R else "above" if L > R else "equals", L, R, left_label=left,
+                           right_label=right, ci=ci, gap=L != R, margin=m if L != R else None)
+        comps.append(c)
+        parts.append(f"{c.text} under the {name} law")
+        left = "the limit"
+    sizes = ", ".join(fmt(int(x) if float(x).is_integer() else x) for x in d.get("sizes", []))
+    off = [f"{name} (GOF p = {fmt(v.get('p_gof'))})" for name, v in d.get("laws", {}).items() if not v.get("accepted")]
+    text = (f"extrapolated to {size} → ∞ from {size} ∈ {{{sizes}}}: " + ("; ".join(parts) or "no declared law fits")
+            + (f"; the law(s) {', '.join(off)} do not fit the data" if off else "") + settings_tail(sc))
+    return Finding(text, statistical_sure(sc, n_label="sizes", ci=False), tuple(comps))
+
+
 def _asym_data(rng, limit_shift):
     ds = np.array([8.0, 16.0, 32.0, 64.0])
     trials = 6
@@ -222,7 +253,7 @@ def _asym_null(rng):         # data follow L + b/d with the stated L: must not r
                   "against") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("asymptotic", asymptotic, explain, calibration={
+RULE = register(Rule("asymptotic", asymptotic, explain, finding=finding, calibration={
     "asymptotic: false refutation (1/d law true)": ("bound", _asym_null),
 }, fuzz=(dict(kwargs=dict(statement="s", sizes=[8, 16, 32, 64], means=[1.1, 1.05, 1.03, 1.01], ses=[0.01] * 4,
                           limit=1.0, margin=0.05)),

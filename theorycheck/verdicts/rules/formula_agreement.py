@@ -6,6 +6,7 @@ import math
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
+from ..finding import Finding, value_finding
 from ..text import value_comparison_text
 from .common import (
     CALIBRATION_ALPHA,
@@ -80,7 +81,11 @@ def _agree_power(rng):       # formula exact, n = 30, margin 1 sd: TOST confirms
     return p_side(agreement("x", sample_mean(rng, 30, 1.0), 1.0, margin=1.0), "for") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("agreement", agreement, explain, calibration={
+def finding(sc) -> Finding:
+    return value_finding(sc, "the formula's", point_null=True)
+
+
+RULE = register(Rule("agreement", agreement, explain, finding=finding, calibration={
     "agreement: false refutation": ("bound", _agree_null),
     "agreement with a normal (z) reference at n = 10 (the old test): false refutation": ("contrast", _agree_z),
     "agreement: false confirmation at the margin": ("bound", _agree_boundary),

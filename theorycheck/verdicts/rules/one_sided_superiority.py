@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...claims import SubClaim
 from ...validate import check_real, check_str
 from ..estimate import Estimate, as_estimate
+from ..finding import Comparison, Finding, ci_text, settings_tail, statement_parts, statistical_sure
 from ..text import estimate_text, fmt, p_text
 from .common import (
     CALIBRATION_ALPHA,
@@ -66,6 +67,17 @@ def explain(sc) -> str:
     return f"exact difference {fmt(sc.estimate)} against margin {fmt(sc.margin)}"
 
 
+def finding(sc) -> Finding:
+    """Where the advantage lies against its margin: "the advantage −0.1287 (95 % CI …) lies below 0"."""
+    L, m = float(sc.estimate), float(sc.margin or 0.0)
+    p = statement_parts(sc.statement, m)
+    bare = p["op"] == ">" and p["right"].replace(".", "", 1).isdigit() and float(p["right"]) == m
+    label = (sc.details or {}).get("quantity") or (p["left"] if bare else "the advantage")
+    rel = "above" if L > m else "below" if L < m else "equals"
+    c = Comparison(rel, L, m, left_label=label, right_label="the margin" if m else "", ci=ci_text(sc))
+    return Finding(c.text + settings_tail(sc), statistical_sure(sc) if sc.statistical else "exact", (c,))
+
+
 def _sup_null(rng):          # no difference: must not confirm superiority
     return p_side(superiority("x", sample_mean(rng, 12, 0.0)), "for") < CALIBRATION_ALPHA
 
@@ -78,7 +90,7 @@ def _sup_power(rng):         # effect of one sd, n = 12
     return p_side(superiority("x", sample_mean(rng, 12, 1.0)), "for") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("superiority", superiority, explain, calibration={
+RULE = register(Rule("superiority", superiority, explain, finding=finding, calibration={
     "superiority: false confirmation (no difference)": ("bound", _sup_null),
     "superiority: false refutation (no difference, margin 0)": ("bound", _sup_null_against),
     "superiority: power (effect 1 sd, n = 12)": ("power", _sup_power),

@@ -6,6 +6,7 @@ import decimal
 from ...claims import SubClaim
 from ...validate import ParameterTypeError, check_real, check_str
 from ..estimate import Estimate
+from ..finding import Finding, value_finding
 from ..text import value_comparison_text
 from .approximate_equivalence import equivalence
 from .common import check_scale
@@ -66,6 +67,10 @@ def explain(sc) -> str:
     return value_comparison_text(sc, "stated value")
 
 
-RULE = register(Rule("reproduction", reproduction, explain, fuzz=(
+def finding(sc) -> Finding:
+    return value_finding(sc, "the printed")
+
+
+RULE = register(Rule("reproduction", reproduction, explain, finding=finding, fuzz=(
     dict(kwargs=dict(statement="s", estimate=Estimate(1.0, 0.1, 50, 49), stated="1.0")),
     dict(fn="printed_tolerance", kwargs=dict(stated="0.264")))))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...claims import INCONSISTENT, SubClaim
 from ...validate import check_real, check_str
+from ..finding import Comparison, Finding
 from ..text import fmt
 from .common import common_kwargs, decide_exactly
 from .registry import Rule, register
@@ -36,4 +37,14 @@ def explain(sc) -> str:
             f"|difference| = {fmt(sc.statistic)} against tolerance {fmt(sc.margin)}")
 
 
-RULE = register(Rule("consistency", consistency, explain, fuzz=(dict(kwargs=dict(statement="s", a=1.0, b=1.0)),)))
+def finding(sc) -> Finding:
+    """The source's two values, equal or not: "<a_label> 0.447 differs from <b_label> 1.447 by 1"."""
+    d, tol = sc.details, float(sc.margin or 0.0)
+    ok = abs(sc.estimate - sc.target) <= tol
+    c = Comparison("equals" if ok else "differs", sc.estimate, sc.target, tol, left_label=d.get("a_label", "one value"),
+                   right_label=d.get("b_label", "the other"), gap=not ok, percent=False)
+    return Finding(c.text, "exact: the paper's own numbers" + ("" if not ok or not tol else f" (tolerance {fmt(tol)})"),
+                   (c,))
+
+
+RULE = register(Rule("consistency", consistency, explain, finding=finding, fuzz=(dict(kwargs=dict(statement="s", a=1.0, b=1.0)),)))

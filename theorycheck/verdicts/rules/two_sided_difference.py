@@ -5,6 +5,7 @@ import math
 
 from ...claims import SubClaim
 from ..estimate import Estimate
+from ..finding import Comparison, Finding, ci_text, settings_tail, statistical_sure
 from ..text import estimate_text, fmt, p_text
 from .common import (
     common_kwargs,
@@ -50,5 +51,19 @@ def explain(sc) -> str:
     return f"exact value {fmt(sc.estimate)} vs {fmt(sc.target)}"
 
 
-RULE = register(Rule("difference", difference, explain, fuzz=(
+def finding(sc) -> Finding:
+    """The difference against its target: differs (by how much), or within the equivalence margin."""
+    L, R, m = float(sc.estimate), float(sc.target), float(sc.margin or 0.0)
+    label = (sc.details or {}).get("quantity") or "the difference"
+    ci = ci_text(sc)
+    if sc.verdict in ("refuted", "not reproduced") and abs(L - R) <= m:
+        c = Comparison("within", L, R, m, left_label=label, ci=ci)
+    elif L == R:
+        c = Comparison("equals", L, R, left_label=label, ci=ci)
+    else:
+        c = Comparison("below" if L < R else "above", L, R, left_label=label, ci=ci, gap=True, margin=m)
+    return Finding(c.text + settings_tail(sc), statistical_sure(sc) if sc.statistical else "exact", (c,))
+
+
+RULE = register(Rule("difference", difference, explain, finding=finding, fuzz=(
     dict(kwargs=dict(statement="s", estimate=Estimate(1.0, 0.1, 50, 49), target=0.0, margin=0.1)),)))

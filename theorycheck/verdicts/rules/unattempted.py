@@ -5,6 +5,7 @@ from typing import Sequence
 
 from ...claims import UNDERSPECIFIED, SubClaim
 from ...validate import ParameterTypeError, check_str
+from ..finding import Finding
 from .common import common_kwargs
 from .registry import Rule, register
 
@@ -30,5 +31,9 @@ def explain(sc) -> str:
     return "cannot be attempted: the source does not give " + "; ".join(sc.missing)
 
 
-RULE = register(Rule("underspecified", underspecified, explain, fuzz=(
+def finding(sc) -> Finding:
+    return Finding("the source does not give " + "; ".join(sc.missing), "not attempted")
+
+
+RULE = register(Rule("underspecified", underspecified, explain, finding=finding, fuzz=(
     dict(kwargs=dict(statement="s", missing=["x"])),)))

@@ -6,6 +6,7 @@ import numpy as np
 from ...claims import SubClaim
 from ...validate import check_str
 from ..estimate import Estimate, joint_test
+from ..finding import Finding, settings_tail, statistical_sure
 from ..text import fmt, p_text
 from .common import CALIBRATION_ALPHA, common_kwargs, p_side, scaled_margin, tost_p
 from .registry import Rule, register
@@ -46,6 +47,13 @@ def explain(sc) -> str:
             f"component {fmt(d.get('max_abs_component_t'))}), margin ±{fmt(sc.margin)}; {p_text(sc)}")
 
 
+def finding(sc) -> Finding:
+    d = sc.details
+    return Finding(f"{d.get('components')} components against their exact values: T² = {fmt(sc.statistic)} "
+                   f"({d.get('law')}), the largest |t| of a component {fmt(d.get('max_abs_component_t'))}, each "
+                   f"margin ±{fmt(sc.margin)}" + settings_tail(sc), statistical_sure(sc))
+
+
 def _joint_null(rng):        # 3 independent components, all exact
     m = [Estimate.from_samples(rng.normal(0.0, 1.0, 400)) for _ in range(3)]
     # the SEs are estimated (399 df each): the rule is given the estimates' degrees of freedom, as every paper
@@ -54,6 +62,6 @@ def _joint_null(rng):        # 3 independent components, all exact
                                   margin=0.5, relative=False, df=min(e.df for e in m)), "against") < CALIBRATION_ALPHA
 
 
-RULE = register(Rule("joint agreement", joint_agreement, explain, calibration={
+RULE = register(Rule("joint agreement", joint_agreement, explain, finding=finding, calibration={
     "joint agreement: false refutation (3 components)": ("bound", _joint_null),
 }, fuzz=(dict(kwargs=dict(statement="s", means=[1.0, 2.0], exact=[1.0, 2.0], ses=[0.1, 0.1], margin=0.1)),)))

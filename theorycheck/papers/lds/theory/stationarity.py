@@ -15,11 +15,13 @@ input of the Isserlis engine) against simulated second moments.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 
 import numpy as np
 
 from .... import gaussian
 from ....models.dynamics import MAX_T, LDSBatch, check_prior, check_systems, lds_autocovariance
+from ....memo import Memo, key
 from ....montecarlo import rngs
 from ....validate import MAX_COUNT, ParameterTypeError, check_bool, check_choice, check_int, check_memory
 from .isserlis import check_autocovariances, exact_component_average, has_exact_route
@@ -50,58 +52,40 @@ class _SharedIsserlisForms:
     read their value for the same K from a per-call table. Each value is computed exactly as ``expect_product``
     computes it alone.
 
-    The table is keyed by value, never by object identity: a K is "the same" when its shape, strides, dtype and every
-    bit of its entries are equal (same values and layout: same computation). A few sampled entries index the kept
-    copies; a candidate is confirmed by comparing all bits. The table is dropped when its copies and values would
-    exceed ``max_bytes`` (and by :meth:`clear`)."""
+    The table is an owned memo (:class:`theorycheck.memo.Memo`, bounded by ``max_bytes``, emptied by
+    ``memo.clear_all``), keyed by value, never by object identity: a K is "the same" when its shape, strides, dtype
+    and every bit of its entries are equal (same values and layout: same computation). A few sampled entries key a
+    bucket of kept copies; a candidate is confirmed by comparing all bits (cheaper than a digest of every K at every
+    form)."""
 
     def __init__(self, max_bytes: float = 256e6):
-        self.products: dict = {}        # group -> list of (linear, quadratic)
-        self.kept: dict = {}            # (shape, strides, dtype, sampled bits) -> list of (copy of K, its number)
-        self.cache: dict = {}           # (group, number of K) -> list of values
-        self.size, self.max_bytes, self.count = 0, max_bytes, 0
+        self.products = defaultdict(list)       # group -> list of (linear, quadratic): the forms, registered once
+        self._table = Memo(None, maxsize=1_000_000, maxbytes=int(max_bytes))   # probe -> [(copy of K, {group: values})]
 
     def clear(self):
-        self.kept.clear()
-        self.cache.clear()
-        self.size = 0
-
-    def _number(self, K):
-        """The number of K's content in the table (a new one when it was not seen)."""
-        probe = (K.item(0), K.item(K.size // 2), K.item(K.size - 1)) if K.size else ()
-        fkey = (K.shape, K.strides, K.dtype.str, repr(probe))
-        same = self.kept.setdefault(fkey, [])
-        for copy, number in same:
-            if _same_bits(copy, K):
-                return number
-        if self.size + K.nbytes > self.max_bytes:
-            self.clear()
-            same = self.kept.setdefault(fkey, [])
-        number = self.count = self.count + 1
-        same.append((np.array(K, copy=True), number))
-        self.size += K.nbytes
-        return number
+        self._table.clear()
 
     def form(self, group, product, divisor):
         """The form computing ``expect_product(K, *product) / divisor`` through the group ``group``."""
-        prods = self.products.setdefault(group, [])
+        prods = self.products[group]
         prods.append(product)
         i = len(prods) - 1
         return lambda K: self._values(group, K)[i] / divisor
 
     def _values(self, group, K):
         K = np.asarray(K)
-        key = (group, self._number(K))
-        hit = self.cache.get(key)
-        if hit is None:
-            hit = gaussian.expect_products(K, self.products[group])
-            nbytes = sum(np.asarray(v).nbytes for v in hit)
-            if self.size + nbytes > self.max_bytes:
-                self.clear()
-                key = (group, self._number(K))
-            self.cache[key] = hit
-            self.size += nbytes
-        return hit
+        probe = (K.item(0), K.item(K.size // 2), K.item(K.size - 1)) if K.size else ()
+        k = key(K.shape, K.strides, K.dtype.str, repr(probe))
+        bucket = self._table.get(k) or []
+        entry = next((e for e in bucket if _same_bits(e[0], K)), None)
+        if entry is None:
+            entry = (np.array(K, copy=True), {})
+            bucket.append(entry)
+        values = entry[1]
+        if group not in values:
+            values[group] = gaussian.expect_products(K, self.products[group])
+            self._table.put(k, bucket)          # (re)kept with its size: the bound counts copies and values
+        return values[group]
 
 
 def _same_bits(a, b) -> bool:

@@ -5,8 +5,8 @@ Eq. (10) in its ridgeless limit) and the variance factor of pure-noise ridge reg
 The SymPy derivation :mod:`theorycheck.papers.nonlinear.derivations.nonlinear_a1_zero` is the reference: its
 generated code (:mod:`theorycheck.papers.nonlinear.generated.nonlinear_a1_zero`: ``chi0``, ``lam_tilde``,
 ``risk_ridge``, ``risk_ridgeless_below/above``) is what the closed forms here are tested against
-(``tests/test_nonlinear.py``, the self-checks of ``004-a1zero-fixed-point``); :func:`ridge_risk_pure_noise` and the
-finite-p Wishart formula (:func:`~.appendix.pure_noise_ridgeless_exact`) are independent routes to the same risk.
+(the paper's ``tests/test_theory.py``, the self-checks of ``004-a1zero-fixed-point``); :func:`ridge_risk_pure_noise`
+and the finite-p Wishart formula (:func:`~.appendix.pure_noise_ridgeless_exact`) are independent routes to the same risk.
 Each public function validates its arguments once; :func:`pure_noise_error` takes a validated
 :class:`~.setting.Setting` (the a₁ = 0 branch of Result 1 calls it).
 

@@ -20,7 +20,7 @@ the routes of :data:`RESULT1_ROUTES` (a table, not string branches). The **refer
 :math:`\operatorname{tr}C/d=1`, noise :math:`\rho_{\rm nl}/a_1^2`, penalty :math:`\lambda/a_1^2` on the :math:`A`
 block) and multiplies the isotropic closed form's MSE by :math:`a_1^2`; ``"covariance"`` evaluates the
 covariance-scaled general formula with :math:`C=a_1^2I` (ridgeless), tested against the reference in
-``tests/test_nonlinear.py`` and by the self-checks of ``004-result1``. When :math:`a_1=0` it is the a₁ = 0 branch,
+the paper's ``tests/test_theory.py`` and by the self-checks of ``004-result1``. When :math:`a_1=0` it is the a₁ = 0 branch,
 :func:`~theorycheck.papers.nonlinear.theory.a1zero.risk_a1_zero`.
 
 One quantity, several routes, one reference: the linear error at :math:`C=I` is the isotropic closed form
