@@ -26,8 +26,8 @@ from theorycheck.papers.gla.claims._helpers import batch_estimate
 from theorycheck.papers.gla.derivations import gla_loss as derivation
 from theorycheck.papers.gla.generated import gla_loss as gen
 
-#: the adaptive filters by the names of their old home, theorycheck.adaptive_filters (a re-export above the papers layer
-#: of the import contract, so not imported here)
+#: the adaptive filters by the names of their old home, theorycheck.adaptive_filters (an old import path: nothing of
+#: theorycheck imports it)
 af = SimpleNamespace(ar1_stream=ar1_stream, lms_errors=lms_errors, rls_errors=rls_errors, kalman_errors=kalman_errors,
                      gla_stream_errors=gla_stream_errors)
 ROOT = Path(__file__).resolve().parents[4]          # the folder holding theorycheck/

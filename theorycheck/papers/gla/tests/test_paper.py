@@ -3,7 +3,6 @@ the filter numbers, the assumption maps and stress paths, the reliability baseli
 and extent rules. The theory and the models: test_gla.py."""
 from __future__ import annotations
 
-import importlib
 import inspect
 import pickle
 
@@ -23,12 +22,8 @@ from theorycheck.papers.gla.claims import forgetting
 from theorycheck.papers.gla.claims._helpers import filter_trivial
 from theorycheck.papers.gla.settings import flow_params, stack_params
 from theorycheck.reconcile import Parameter, Target, reconcile
-
-# the run engine and the self-test sit above the papers layer of the import contract (setup.cfg): a paper's tests
-# reach them at run time, by name
-run_papers = importlib.import_module("theorycheck.run").run_papers
-run_paper_mutants = importlib.import_module("theorycheck.selftest").run_paper_mutants
-reliability = importlib.import_module("theorycheck.selftest.reliability")
+from theorycheck.run import run_papers
+from theorycheck.selftest import reliability, run_paper_mutants
 
 # ------------------------------------------------------------------ the paper (new plugin API)
 @pytest.fixture(scope="module")
@@ -181,8 +176,9 @@ def test_every_result_has_assumptions_and_a_stress_path():
 def test_reliability_of_the_gla_area_and_baseline_coverage():
     R = reliability                          # the self-test's fuzzing (R is the reconciliation elsewhere here)
     mine = set()
-    for mod in ("gla", "adaptive_filters"):
-        m = __import__(f"theorycheck.{mod}", fromlist=["x"])
+    # the names of the area's old import paths: theorycheck.gla (the theory package) and theorycheck.adaptive_filters
+    # (ar1_stream, lms_errors, rls_errors, kalman_errors, gla_stream_errors: among the model functions below)
+    for m in (gla,):
         for n in m.__all__:
             obj = getattr(m, n)
             if callable(obj) and not (inspect.isclass(obj) and (issubclass(obj, BaseException)
