@@ -26,11 +26,10 @@ from ...models.attention import gla_forward
 from ...models.prompts import ar1_drift_prompts, drift_labels
 from ...verdicts import Estimate, rules
 from . import theory as gla
-from .common import batch_estimate
+from .claims._helpers import batch_estimate
 from .registry import claims
-from .settings import CHOSEN_SIGMAS, N_EXP, SE2, SW2
-from .claims import LAM_RESOLUTION
-from .theorems import xi_argmax
+from .settings import CHOSEN_SIGMAS, LAM_RESOLUTION, N_EXP, SE2, SW2
+from .theory.errors import xi_argmax
 
 __all__ = ["OPT_GAP_MARGIN", "FORMULA_MARGIN", "GATE_MARGIN", "THM1_SETTING", "optimum_gap"]
 
@@ -231,9 +230,9 @@ def thm2_student_t(ctx, inv_nu):
 
 
 def _argmax_offsets(gammas, n, se2, d):
-    """|argmax_λ ξ − γ| for each γ, the maximiser located by Brent to 1e-10 (:func:`.theorems.xi_argmax`; d = None:
-    d → ∞): the statement 'ξ increases on (0, γ) and decreases on (γ, 1)' says it is 0."""
-    return [abs(xi_argmax(g, n, se2, d) - g) for g in gammas]
+    """|argmax_λ ξ − γ| for each γ, the maximiser located by Brent to 1e-10 (:func:`.theory.errors.xi_argmax`;
+    d = None: d → ∞): the statement 'ξ increases on (0, γ) and decreases on (γ, 1)' says it is 0."""
+    return [abs(xi_argmax(g, n, d, SW2, se2) - g) for g in gammas]
 
 
 claims.assumption("000-monotonicity-regimes", "signal-dominated regime σ_e ≪ σ_w (or long, drift-dominated "

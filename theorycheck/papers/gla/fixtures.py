@@ -24,7 +24,10 @@ number: the search reads the very filter runs it would have computed (same strea
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from scipy.stats import qmc
 
 from ...claims import Param
 from ...models.attention import gla_stack_forward
@@ -37,10 +40,11 @@ from .registry import claims
 from .settings import (BETAS_FULL, BETAS_QUICK, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, MUS_FULL,
                        MUS_QUICK, N_EXP, N_STACK, P_D_FILTER, P_NOISE, P_RLS_DELTA, P_SE2, P_SW2, P_T, P_WINDOW, SE2,
                        SE2_RANGE, STACK_ADAM_LR, STACK_BATCH, STACK_GD_LR, STACK_INIT, STACK_RESTARTS, SW2, T_FILTER,
-                       gamma_param, sizes)
+                       gamma_param, reconcile_sizes, sizes)
 
 __all__ = ["filters", "filter_scan", "filter_eval", "bayes", "stack", "stack_run", "landscape", "LANDSCAPE_MODEL", "stack_data",
-           "reconciled_filters", "reconcile_bank", "reconcile_part", "GRADIENT_ROUTE_NOTE", "filter_params", "rec_params", "bayes_extent", "BAYES_SE2"]
+           "reconciled_filters", "reconcile_bank", "reconcile_part", "GRADIENT_ROUTE_NOTE", "filter_params", "rec_params", "bayes_extent", "BAYES_SE2",
+           "box_points", "drift_search", "DRIFT_GAMMAS", "DRIFT_SEARCH_TASKS"]
 
 #: the note of every claim that reads the full-parameter flows or searches (what moved, and why, in issue 23)
 GRADIENT_ROUTE_NOTE = ("The full-parameter flows and quasi-Newton searches use the analytic gradient of the exact loss "
@@ -58,6 +62,32 @@ BAYES_SE2 = (SE2_RANGE[0], SE2, SE2_RANGE[1])
 BAYES_GAMMAS = (0.8, 0.9, 0.95, 0.975)
 #: slices of a filter's grid per scan task (RLS costs d times LMS per value)
 SCAN_SLICES = {"lms": 1, "rls": 3}
+
+
+def box_points(box: dict, m: int, seed: int, corners: bool = True) -> list[dict]:
+    """A scrambled Sobol sample of 2^m points of the box ``{name: (low, high, scale)}`` (scale ``"lin"``, ``"log"``,
+    ``"int"`` or ``"logint"``) plus, with ``corners``, its 2^k corners: the dense sample of a condition's range.
+
+    >>> pts = box_points({"g": (0.1, 1.0, "lin"), "n": (2, 100, "logint")}, 3, seed=1)
+    >>> len(pts), min(p["n"] for p in pts), max(p["g"] for p in pts)
+    (12, 2, 1.0)
+    """
+    names = list(box)
+    u = qmc.Sobol(len(names), scramble=True, seed=seed).random_base2(m)
+    if corners:
+        u = np.vstack([u, [[(k >> j) & 1 for j in range(len(names))] for k in range(2 ** len(names))]])
+    out = []
+    for row in u:
+        pt = {}
+        for name, x in zip(names, row):
+            lo, hi, scale = box[name]
+            if scale in ("log", "logint"):
+                v = math.exp(math.log(lo) + x * (math.log(hi) - math.log(lo)))
+            else:
+                v = lo + x * (hi - lo)
+            pt[name] = int(round(v)) if scale in ("int", "logint") else float(v)
+        out.append(pt)
+    return out
 
 
 def _grids(ctx):
@@ -266,7 +296,7 @@ def reconcile_bank(ctx, param):
     ask for, on that search's streams: the search itself then only reads them (its runs computed in parallel; at
     paper scale a search uses ~124 of the 137). The quick run has no bank."""
     d, k, method, j = param
-    return R.FilterModel(R.sizes(ctx.quick)["runs"]).bank_part(_search_seed(ctx, k), method, d, j,
+    return R.FilterModel(reconcile_sizes(ctx.quick)["runs"]).bank_part(_search_seed(ctx, k), method, d, j,
                                                                 BANK_SLICES[method])
 
 
@@ -274,7 +304,7 @@ def reconcile_bank(ctx, param):
                 needs=("reconcile_bank",), select={"reconcile_bank": lambda p, q: q[:2] == p})
 def reconcile_part(ctx, param, reconcile_bank):
     d, k = param
-    sz = R.sizes(ctx.quick)
+    sz = reconcile_sizes(ctx.quick)
     model = R.FilterModel(sz["runs"], bank={key: v for part in reconcile_bank.values() for key, v in part.items()})
     free = [p for p in R.FREE if p.name != "d"]
     rec = reconcile(model, free, R.TARGETS, budget=sz["budget"] // (len(R.D_CHOICES) * RECONCILE_SPLITS),
@@ -284,7 +314,7 @@ def reconcile_part(ctx, param, reconcile_bank):
 
 @claims.fixture(needs=("reconcile_part",))
 def reconciled_filters(ctx, reconcile_part):
-    sz = R.sizes(ctx.quick)
+    sz = reconcile_sizes(ctx.quick)
     parts = [reconcile_part[d] for d in sorted(reconcile_part)]
     best = min(parts, key=lambda p: p["rec"].objective)["rec"]
     setting = {**best.fixed, **best.best}
@@ -300,4 +330,26 @@ def rec_params(rf) -> list:
         adm = tuple(p.choices) if p.choices is not None else (p.low, p.high)
         out.append(Param(p.name, rf["setting"][p.name], "chosen", "the joint search over the parameters the seed "
                          "leaves open (reconciliation)", admissible=adm))
+    return out
+
+
+#: γ grid of the λ*(γ) search (step 0.01) and the number of tasks its sample of (σ_e², n, d) is cut into
+DRIFT_GAMMAS = np.round(np.arange(0.05, 0.9951, 0.01), 4)
+DRIFT_SEARCH_TASKS = 4
+
+
+def _drift_points(ctx):
+    return box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
+                      3 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
+
+
+@claims.fixture(params=lambda ctx: list(range(DRIFT_SEARCH_TASKS)))
+def drift_search(ctx, param):
+    """Every DRIFT_SEARCH_TASKS-th point (from ``param``) of the Sobol sample of (σ_e², n, d): the smallest step of
+    λ*(γ) over :data:`DRIFT_GAMMAS` and the largest number of strict local minima of the error in λ."""
+    out = []
+    for p in _drift_points(ctx)[param::DRIFT_SEARCH_TASKS]:
+        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in DRIFT_GAMMAS]
+        out.append({**p, "step": float(np.min(np.diff([r.lam for r in rs]))),
+                    "minima": max(r.n_local_minima for r in rs)})
     return out

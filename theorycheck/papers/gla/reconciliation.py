@@ -6,7 +6,7 @@ depend on: σ_w², σ_e², the label noise, the dimension d, the LMS step μ, th
 its initialisation P₀, how the error is normalised and over which steps it is averaged. Everything here is
 declared before any data are computed: the free parameters with their ranges and discrete choices
 (:data:`FREE`), the joint targets with their model margin (:data:`TARGETS`), the run sizes and the search
-budget (:func:`sizes`).
+budget (:func:`.settings.reconcile_sizes`, declared with the other run sizes).
 
 The model runs the actual filters (:func:`theorycheck.models.filters.lms_residuals`,
 :func:`~theorycheck.models.filters.rls_residuals`) on AR(1) streams drawn once per search from the search's
@@ -16,7 +16,8 @@ label noise). The label of a stream is
 :math:`y^{(0)}_t=x_t^\top\gamma^tz_0` and :math:`y^{(e)}_t=x_t^\top\sum_{s\le t}\gamma^{t-s}z_s` for standard
 normal :math:`z`; the filters' estimates are linear in the labels (their gains depend on the inputs only), so
 one run of a filter on the three label channels gives its errors for every (σ_w², σ_e², σ²) — exactly, not
-approximately. A filter run is therefore cached per (method, γ, d, μ or β, P₀).
+approximately. A filter run is therefore remembered per (method, γ, d, μ or β, P₀), in memos the model owns
+(:class:`theorycheck.memo.Memo`: bounded, keyed by value, emptied by ``memo.clear_all``), as are its streams.
 
 Windows: ``last step`` (t = T), ``second half`` (t = T/2+1..T, the toolkit's convention C6), ``all steps``
 (t = 1..T). The last step is estimated by its conditional mean given the past,
@@ -29,18 +30,18 @@ variance (Rao–Blackwell), so that a run count far below the paper's 10⁴ stil
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 
 import numpy as np
 from scipy import signal
 
+from ... import memo
 from ...models.attention import gla_stream_errors
 from ...models.filters import lms_residuals, rls_residuals
 from ...reconcile import Parameter, Target
 from ...verdicts import Estimate
 from . import theory as gla
 
-__all__ = ["FREE", "D_CHOICES", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "sizes", "FilterModel",
+__all__ = ["FREE", "D_CHOICES", "TARGETS", "MODEL_MARGIN_REL", "GAMMAS", "T", "WINDOWS", "NORMALISATIONS", "FilterModel",
            "DIVERGED", "DIVERGENCE_FACTOR", "MU_GRID", "BETA_GRID", "runs_for", "heldout"]
 
 T = 1000                                       # line 58: sequence length 1000
@@ -58,6 +59,13 @@ DIVERGED = 1e6
 #: filter runs kept in memory (least recently used first out): every grid value of μ and β at every d and P₀
 #: (≈ 700 runs, ≈ 0.3 MB each at the full size)
 MOMENT_CACHE = 1024
+#: array bytes of filter runs kept: never the bound (MOMENT_CACHE runs of the largest, 3000 streams at d = 1, are
+#: 0.9 GB), a ceiling only
+MOMENT_BYTES = 2 ** 30
+#: the streams a model keeps (draws, label channels): one entry per (seed, d) — per γ for the channels — for every d
+#: of :data:`D_CHOICES`, up to this many array bytes (the largest, the held-out streams at paper scale and d = 20, are
+#: ≈ 0.7 GB); a stream evicted is drawn again, the same
+STREAM_BYTES = 2 ** 31
 _IU = np.triu_indices(3)
 #: a filter whose window error in some run exceeds this multiple of the error of predicting 0 has left its stable
 #: range: it counts as diverged (its huge, finite errors would otherwise carry a huge Monte Carlo error, which the
@@ -89,12 +97,6 @@ FREE = [
     Parameter("normalisation", choices=NORMALISATIONS),
     Parameter("window", choices=WINDOWS),
 ]
-
-
-def sizes(quick: bool) -> dict:
-    """Run sizes (streams at d = 10, see :func:`runs_for`) and the search budget, declared; the quick mode is a
-    smaller search on fewer streams."""
-    return {"runs": 24 if quick else 300, "budget": 100 if quick else 3000, "heldout_runs": 200 if quick else 2000}
 
 
 def _window_index(window: str) -> slice:
@@ -133,10 +135,14 @@ class FilterModel:
 
     def __init__(self, runs: int, bank: dict | None = None):
         self.runs = float(runs)
-        self._draws = {}
-        self._channels = {}
-        self._labels = {}                       # (seed, d) -> the label channels of both γ, (T, R, 6)
-        self._moments = OrderedDict()           # least recently used filter runs are dropped past MOMENT_CACHE
+        # owned memos (theorycheck.memo): the draws of a (seed, d), the channels of a (seed, γ, d), the label channels
+        # of both γ of a (seed, d) (T, R, 6), the per-γ moments of a filter run (least recently used dropped past
+        # MOMENT_CACHE)
+        n = len(D_CHOICES)
+        self._draws = memo.Memo(None, maxsize=n, maxbytes=STREAM_BYTES)
+        self._channels = memo.Memo(None, maxsize=n * len(GAMMAS), maxbytes=STREAM_BYTES)
+        self._labels = memo.Memo(None, maxsize=n, maxbytes=STREAM_BYTES)
+        self._moments = memo.Memo(None, maxsize=MOMENT_CACHE, maxbytes=MOMENT_BYTES)
         self._bank = dict(bank or {})
         self.filter_runs = 0
 
@@ -155,77 +161,76 @@ class FilterModel:
         keys = self.grid_keys(seed, method, d)
         n = len(keys)
         out = {}
-        for key in keys[part * n // parts:(part + 1) * n // parts]:
-            _, _, _, param, delta = key
-            self.moments(seed, method, GAMMAS[0], d, param, 1.0 if delta is None else delta)
-            out[key] = self._moments[key]
+        for k in keys[part * n // parts:(part + 1) * n // parts]:
+            _, _, _, param, delta = k
+            out[k] = self._filter_run(seed, method, d, param, 1.0 if delta is None else delta)
         return out
 
     # ---------------------------------------------------------------- common random numbers
     def draws(self, seed: int, d: int):
-        if (seed, d) not in self._draws:
-            rng = np.random.default_rng(np.random.SeedSequence([seed, d]))
-            R = runs_for(self.runs, d)
-            self._draws[(seed, d)] = {"X": rng.standard_normal((T, R, d)), "z0": rng.standard_normal((R, d)),
-                                      "z": rng.standard_normal((T, R, d)), "eps": rng.standard_normal((T, R))}
-        return self._draws[(seed, d)]
+        return self._draws.get_or_compute(memo.key(seed, d), lambda: self._draw(seed, d))
+
+    def _draw(self, seed, d):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, d]))
+        R = runs_for(self.runs, d)
+        return {"X": rng.standard_normal((T, R, d)), "z0": rng.standard_normal((R, d)),
+                "z": rng.standard_normal((T, R, d)), "eps": rng.standard_normal((T, R))}
 
     def channels(self, seed: int, gamma: float, d: int):
         """``X (T, R, d)``, the label channels ``(T, R, 3)`` (w₀ part with unit σ_w, drift part with unit σ_e, label
         noise with unit σ) and the channels of the weight :math:`w_{T-1}` ``(R, 3, d)``."""
-        key = (seed, gamma, d)
-        if key not in self._channels:
-            D = self.draws(seed, d)
-            X = D["X"]
-            t = np.arange(1, T + 1, dtype=float)
-            y0 = np.einsum("trd,rd->tr", X, D["z0"]) * (gamma ** t)[:, None]
-            drift = signal.lfilter([1.0], [1.0, -gamma], D["z"], axis=0)      # Σ_{s≤t} γ^{t−s} z_s
-            ye = np.einsum("trd,trd->tr", X, drift)
-            W = np.stack([gamma ** (T - 1) * D["z0"], drift[T - 2], np.zeros_like(drift[T - 2])], axis=1)
-            self._channels[key] = (X, np.stack([y0, ye, D["eps"]], axis=2), W)
-        return self._channels[key]
+        return self._channels.get_or_compute(memo.key(seed, gamma, d), lambda: self._channel(seed, gamma, d))
+
+    def _channel(self, seed, gamma, d):
+        D = self.draws(seed, d)
+        X = D["X"]
+        t = np.arange(1, T + 1, dtype=float)
+        y0 = np.einsum("trd,rd->tr", X, D["z0"]) * (gamma ** t)[:, None]
+        drift = signal.lfilter([1.0], [1.0, -gamma], D["z"], axis=0)      # Σ_{s≤t} γ^{t−s} z_s
+        ye = np.einsum("trd,trd->tr", X, drift)
+        W = np.stack([gamma ** (T - 1) * D["z0"], drift[T - 2], np.zeros_like(drift[T - 2])], axis=1)
+        return X, np.stack([y0, ye, D["eps"]], axis=2), W
 
     # ---------------------------------------------------------------- filters
     def moments(self, seed, method, gamma, d, param, delta):
         """Per run and window, the 3×3 window means of the products of the channel residuals at ``gamma`` (None:
         diverged). The inputs are shared by both γ, and so is a filter's gain: one filter run on the six label
         channels of both γ serves both."""
-        key = _run_key(seed, method, d, param, delta)
-        if key not in self._moments and key in self._bank:
-            self._moments[key] = self._bank.pop(key)
-            self.filter_runs += 1
-        elif key not in self._moments:
-            chans = [self.channels(seed, g, d) for g in GAMMAS]
-            X = chans[0][0]
-            if (seed, d) not in self._labels:
-                self._labels[(seed, d)] = np.concatenate([c[1] for c in chans], axis=2)
-            Yc = self._labels[(seed, d)]
-            E, What = (lms_residuals(X, Yc, param, return_estimate=True) if method == "lms" else
-                       rls_residuals(X, Yc, param, delta, return_estimate=True))
-            del Yc
-            self.filter_runs += 1
-            G1, G2 = _half_grams(E)
-            del E
-            h = T // 2
-            per_gamma = {}
-            for j, (g, (_, _, Wc)) in enumerate(zip(GAMMAS, chans)):
-                Wj = What[:, 3 * j:3 * j + 3]
-                # a non-finite residual makes a diagonal entry of the "all steps" moments non-finite: checked below
-                if not np.all(np.isfinite(Wj)):
-                    per_gamma[g] = None
-                    continue
-                with np.errstate(over="ignore", invalid="ignore"):
-                    b = slice(3 * j, 3 * j + 3)                    # the channels of γ
-                    out = {"second half": G2[:, b, b] / (T - h), "all steps": (G1[:, b, b] + G2[:, b, b]) / T}
-                    dw = g * Wc - Wj                                  # γ w_{T−1} − ŵ_{T−1}, per channel
-                    out["last step"] = np.einsum("rkd,rld->rkl", dw, dw)
-                out = {w: m[:, _IU[0], _IU[1]] for w, m in out.items()}   # (R, 6): the distinct products
-                per_gamma[g] = out if all(np.all(np.isfinite(m)) for m in out.values()) else None
-            self._moments[key] = per_gamma
-            while len(self._moments) > MOMENT_CACHE:
-                self._moments.popitem(last=False)
-        self._moments.move_to_end(key)
-        return self._moments[key][gamma]
+        return self._filter_run(seed, method, d, param, delta)[gamma]
+
+    def _filter_run(self, seed, method, d, param, delta) -> dict:
+        """The moments of one filter run at each γ (:meth:`moments`), remembered; from the bank when it holds them."""
+        k = _run_key(seed, method, d, param, delta)
+        return self._moments.get_or_compute(memo.key(*k), lambda: self._run_filter(k, seed, method, d, param, delta))
+
+    def _run_filter(self, k, seed, method, d, param, delta) -> dict:
+        self.filter_runs += 1
+        if k in self._bank:
+            return self._bank.pop(k)
+        chans = [self.channels(seed, g, d) for g in GAMMAS]
+        X = chans[0][0]
+        Yc = self._labels.get_or_compute(memo.key(seed, d), lambda: np.concatenate([c[1] for c in chans], axis=2))
+        E, What = (lms_residuals(X, Yc, param, return_estimate=True) if method == "lms" else
+                   rls_residuals(X, Yc, param, delta, return_estimate=True))
+        del Yc
+        G1, G2 = _half_grams(E)
+        del E
+        h = T // 2
+        per_gamma = {}
+        for j, (g, (_, _, Wc)) in enumerate(zip(GAMMAS, chans)):
+            Wj = What[:, 3 * j:3 * j + 3]
+            # a non-finite residual makes a diagonal entry of the "all steps" moments non-finite: checked below
+            if not np.all(np.isfinite(Wj)):
+                per_gamma[g] = None
+                continue
+            with np.errstate(over="ignore", invalid="ignore"):
+                b = slice(3 * j, 3 * j + 3)                    # the channels of γ
+                out = {"second half": G2[:, b, b] / (T - h), "all steps": (G1[:, b, b] + G2[:, b, b]) / T}
+                dw = g * Wc - Wj                                  # γ w_{T−1} − ŵ_{T−1}, per channel
+                out["last step"] = np.einsum("rkd,rld->rkl", dw, dw)
+            out = {w: m[:, _IU[0], _IU[1]] for w, m in out.items()}   # (R, 6): the distinct products
+            per_gamma[g] = out if all(np.all(np.isfinite(m)) for m in out.values()) else None
+        return per_gamma
 
     # ---------------------------------------------------------------- the stated quantities
     @staticmethod

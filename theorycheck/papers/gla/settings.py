@@ -9,7 +9,6 @@ use (``params=[...]``) and the verdict engine derives ``chosen`` from them: a fa
 from __future__ import annotations
 
 from ...claims import Param
-from .reconciliation import sizes as _reconcile_sizes
 
 CONVENTIONS = [
     ("C1", "Model (seed line 44): $w_0\\sim N(0,\\sigma_w^2 I_d)$; $w_i=\\gamma w_{i-1}+e_i$, "
@@ -81,6 +80,8 @@ P_LAM_MULTI = Param("lambda_per_layer", LAM_MULTI, "stated", "line 66: multi-lay
 # ------------------------------------------------------------------ conventions
 P_SW2 = Param("sigma_w2", 1.0, "convention", "C10: σ_w² = 1 is the unit of the loss (only σ_e²/σ_w² matters)")
 P_LAMBDA = Param("Lambda", "I_d", "convention", "C10: Λ = I_d, the case line 50 states")
+#: the resolution to which an optimum of λ is located (root finding / bounded Brent to 1e-10, reported to 1e-4)
+LAM_RESOLUTION = 1e-4
 #: C11: a contender beats the trivial predictor when it removes more than this fraction of E[y²]
 TRIVIAL_MARGIN = 0.02
 
@@ -190,6 +191,12 @@ NOISE_FREE_SCOPE = ("the seed's model (no label noise) on the grid γ ∈ {0.5, 
                     "drift present (exact)")
 
 
+def reconcile_sizes(quick: bool) -> dict:
+    """Run sizes (streams at d = 10, see :func:`.reconciliation.runs_for`) and the search budget, declared; the quick mode is a
+    smaller search on fewer streams."""
+    return {"runs": 24 if quick else 300, "budget": 100 if quick else 3000, "heldout_runs": 200 if quick else 2000}
+
+
 def sizes(ctx) -> dict:
     """Run sizes (shown in the report)."""
     q = ctx.quick
@@ -212,7 +219,7 @@ def sizes(ctx) -> dict:
         "landscape_search_starts": 6 if q else 24,
         "chosen": CHOSEN_SIGMAS,
         "experiment_d": D_EXP, "experiment_n": N_EXP,
-        **{f"reconcile_{k}": v for k, v in _reconcile_sizes(q).items()},
+        **{f"reconcile_{k}": v for k, v in reconcile_sizes(q).items()},
         "stress_mc_prompts": 20_000 if q else 200_000,
     }
 

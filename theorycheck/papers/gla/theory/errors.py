@@ -174,6 +174,21 @@ def lambda_opt(gamma, n, d, sigma_w2, sigma_e2, noise=0.0, grid_size=401) -> Lam
     return minimise_over_gate(lambda lam: error_at(float(lam), gamma, n, d, sigma_w2, sigma_e2, noise), grid_size)
 
 
+def xi_argmax(gamma, n, d, sigma_w2, sigma_e2) -> float:
+    """The maximiser of ξ over λ ∈ (0, 1] (no label noise): λ* of the train error at finite ``d``
+    (:func:`optimal_lambda`, grid of 201, Brent to 1e-10), the maximiser of D₁²/B as d → ∞ (``d=None``: bounded Brent
+    on :func:`xi_large_d`, xatol 1e-12). The functions it calls check the arguments.
+
+    >>> round(xi_argmax(0.8, 50, None, 1.0, 0.1), 6)
+    0.8
+    """
+    if d is not None:
+        return optimal_lambda(gamma, n, d, sigma_w2, sigma_e2, grid_size=201).lam
+    res = optimize.minimize_scalar(lambda x: -xi_large_d(x, gamma, n, sigma_w2, sigma_e2), bounds=(1e-4, 1.0),
+                                   method="bounded", options={"xatol": 1e-12, "maxiter": 1000})
+    return float(res.x)
+
+
 def lambda_star_large_d_correction(gamma, n, d, sigma_w2, sigma_e2, noise=0.0) -> dict:
     r"""First-order finite-d shift of :math:`\lambda^*` away from γ.
 

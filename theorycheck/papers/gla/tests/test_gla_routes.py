@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from theorycheck.papers.gla import theory as gla
-from theorycheck.papers.gla.theory import errors, law, sums
+from theorycheck.papers.gla.theory import errors, flows, law, sums
 
 
 def _random_laws(seed, count):
@@ -118,7 +118,6 @@ def test_full_parameter_loss_is_the_exact_expectation_of_the_predictor(n, d):
 def test_full_gradient_is_the_complex_step_derivative_of_the_loss(d):
     """The analytic gradient of the full-parameter loss (the flows' and searches' route) against the reference: the
     complex-step derivative of the loss itself (exact to rounding for a polynomial), at random points and scales."""
-    from theorycheck.papers.gla.theory import flows
     rng = np.random.default_rng(d)
     for noise, scale in ((0.0, 0.3), (0.1, 1.0), (0.05, 5.0)):
         loss, grad, unpack = flows.full_objective(0.8, 0.9, 7, d, 1.0, 0.1, noise)

@@ -8,37 +8,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...figures import new_figure
-from ...models.filters import kalman_errors
-from ...models.prompts import ar1_stream
-from ...verdicts import Estimate, rules, selfcheck
-from ...claims import Clause, Param
-from ..api import Note
-from . import fixtures  # noqa: F401  (registers the fixtures)
-from . import theory as gla
-from .model import full_loss_selfchecks
-from .common import error_curve, fmt_grid
-from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired,
-                       rec_scope)
-from .fixtures import filter_params, rec_params
-from .shape import inverted_u_search
-from .fixtures import GRADIENT_ROUTE_NOTE, LANDSCAPE_MODEL
-from .reconciliation import MODEL_MARGIN_REL
-from .registry import claims
-from .settings import (D_EXP, D_RANGE, GAMMA_FILTER, GAMMA_RANGE, LAM_MULTI, N_EXP, N_RANGE,
-                       NOISE_FREE_SCOPE, SE2, SE2_RANGE, SW2, T_FILTER, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, gamma_param, noise_free_grid, params_exp,
-                       sizes)
-
-__all__ = ["claims"]
+from ....claims import Clause, Param
+from ....figures import new_figure
+from ....models.filters import kalman_errors
+from ....models.prompts import ar1_stream
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Note
+from .. import theory as gla
+from ..fixtures import GRADIENT_ROUTE_NOTE, LANDSCAPE_MODEL, filter_params, rec_params
+from ..reconciliation import MODEL_MARGIN_REL
+from ..registry import claims
+from ..settings import (D_EXP, D_RANGE, GAMMA_FILTER, GAMMA_RANGE, LAM_MULTI, N_EXP, N_RANGE, NOISE_FREE_SCOPE, P_LAMBDA,
+                        P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2, SE2_RANGE, SW2, T_FILTER, gamma_param,
+                        noise_free_grid, params_exp, sizes)
+from ._helpers import (NOT_FOUND, error_curve, filter_trivial, filters_scope, fmt_grid, full_loss_selfchecks, held,
+                       held_diff, inverted_u_search, paired, rec_scope)
 
 
 # ============================================================================ line 70
 @claims.claim("000-lambda-star-below-1", lines=(70, 70), fragment="最优 $\\lambda^*$ 显著小于 1", conventions=["C1", "C4", "C7"],
               weight="main", title="Forgetting has an optimal amount: λ* is markedly below 1",
-              clauses=[Clause("c1", "最优 $\\lambda^*$ 显著小于 1")],
-              revision={"previous": "confirmed", "why": "the λ* values are printed in the scope (e.g. λ* = 0.8404 at "
-                                                        "γ = 0.9, a referee-letter number that was in a CSV only); σ_e² "
-                                                        "and the γ grid are Params."})
+              clauses=[Clause("c1", "最优 $\\lambda^*$ 显著小于 1")])
 def lambda_star_below_1(ctx):
     """The optimal forgetting factor λ* is markedly smaller than 1."""
     GAMMAS = (0.8, 0.9, 0.95, 0.975)        # the γ's of the experiments (lines 58, 65, 72)
@@ -59,10 +49,7 @@ def lambda_star_below_1(ctx):
               weight="main", title="λ* decreases as the drift intensifies (γ decreases); theory and experiment agree",
               clauses=[Clause("c1", "且随任务漂移加剧（$\\gamma$ 减小）而减小"),
                        Clause("c2", "——理论与实验一致",
-                              untested="the seed gives no experimental λ* values to compare the theory with")],
-              revision={"previous": "confirmed",
-                        "why": "the second clause (theory and experiment agree) is now declared untested: the seed "
-                               "gives no experimental λ*, and the earlier verdict rested on the theory alone."})
+                              untested="the seed gives no experimental λ* values to compare the theory with")])
 def lambda_star_monotone(ctx):
     """λ* decreases as the drift intensifies (γ decreases), in agreement between theory and experiment."""
     GAMMAS = (0.5, 0.7, 0.8, 0.9, 0.95, 0.975, 0.99)
@@ -82,10 +69,7 @@ def lambda_star_monotone(ctx):
 @claims.claim("000-gla-below-filters", lines=(71, 71), fragment="误差低于需逐序列重训的 LMS/RLS", needs=("filters",),
               weight="main", title="GLA's error is below LMS/RLS retrained on every sequence (γ = 0.8 and 0.975)",
               clauses=[Clause("c1", "误差低于需逐序列重训的 LMS/RLS")],
-              conventions=["C1", "C6", "C7", "C11"],
-              revision={"previous": "not reproduced",
-                        "why": "each contender carries the trivial predictor (C11, paired) and the filter grids reach "
-                               "past their optima; the values the seed leaves open are Params (filter_params)."})
+              conventions=["C1", "C6", "C7", "C11"])
 def gla_below_filters(ctx, filters):
     """Single-layer GLA has a lower error than LMS/RLS, which must be retrained on every sequence."""
     for g in GAMMA_FILTER:
@@ -103,14 +87,7 @@ def gla_below_filters(ctx, filters):
                        Clause("c3", "LMS/RLS 误差快速恶化"), Clause("c4", "（如 RLS 在 $\\gamma{=}0.975$ 升至 1.29）", "number"),
                        Clause("c5", "而 GLA 凭跨序列共享与门控仍保持更低误差"),
                        Clause("c6", "体现其在强非平稳下的鲁棒性", "inference",
-                              untested="a reading of the other clauses (robustness), not a further computation")],
-              revision={"previous": "inconsistent",
-                        "why": "every filter sub-claim carries the reconciled setting as Params (the RLS = 1.29 reproduction carried a "
-                               "chosen dict: the rule accepts params= now). Earlier: the filter statements (LMS/RLS deteriorate, RLS = 1.29, GLA stays lower, the gap grows) "
-                               "are now decided at the reconciled setting of the filter experiment (the setting "
-                               "chosen to reproduce the seed's three numbers jointly) on fresh streams, instead of "
-                               "tuned filters under the toolkit's a priori choices; the direction-of-drift "
-                               "consistency sub-claim is unchanged."})
+                              untested="a reading of the other clauses (robustness), not a further computation")])
 def drift_gap_trend(ctx, reconciled_filters):
     """The stronger the drift the larger the gap: as γ rises from 0.8 to 0.975 the LMS/RLS errors deteriorate quickly
     (RLS reaches 1.29 at γ = 0.975) while GLA keeps a lower error."""
@@ -219,13 +196,7 @@ def _reduced_random_flows(ctx):
 @claims.claim("000-random-init", lines=(75, 75), needs=("landscape",), conventions=["C1", "C3", "C4", "C9"],
               weight="supporting", title="Random Gaussian initialisation already reproduces the theory's predictions",
               clauses=[Clause("c1", "实验用随机高斯初始化即复现理论预测"),
-                       Clause("c2", "说明定理对初始化的限制在实践中并非必要", "inference")],
-              revision={"previous": "inconclusive",
-                        "why": "the choices (σ_e², Λ, λ, initialisation scales, the landscape model) are Params with admissible "
-                               "ranges (they were chosen dicts); clauses (the reproduction c1 and the inference c2 it supports); the landscape flows are one task per seed. Earlier: 000-random-init (reduced parameters, confirmed) and 000-random-init-full (full "
-                               "parameters, underspecified) tested the same sentence; they are merged into one claim "
-                               "with one reading per parametrisation, each decided under declared choices.",
-                        "previous_id": "000-random-init; 000-random-init-full"})
+                       Clause("c2", "说明定理对初始化的限制在实践中并非必要", "inference")])
 def random_init(ctx, landscape):
     """Experiments with random Gaussian initialisation already reproduce the theoretical predictions, so the
     initialisation condition of the theorem is not needed in practice."""
@@ -258,10 +229,6 @@ def random_init(ctx, landscape):
               clauses=[Clause("c1", "倒 U 形误差曲线是最漂亮的定量结论"),
                        Clause("c2", "它告诉你\"既不能不遗忘（$\\lambda{=}1$），也不能遗忘过头\""),
                        Clause("c3", "最优点由任务漂移速度决定")],
-              revision={"previous": "inconsistent",
-                        "why": "clauses: the consistency of the two halves tests c1 and c2, the shape c1 (now with the "
-                               "search over the whole admissible range of the chosen values, extent), the trend of λ* "
-                               "c3; values are Params."},
               fragment="倒 U 形误差曲线是最漂亮的定量结论：它告诉你\"既不能不遗忘（$\\lambda{=}1$），也不能遗忘过头\"，最优点由任务漂移速度决定")
 def inverted_u_highlight(ctx):
     """The inverted-U error curve says: neither no forgetting (λ = 1) nor too much forgetting; the optimum is set by
@@ -291,12 +258,7 @@ def inverted_u_highlight(ctx):
               needs=("filters",), weight="supporting",
               title="GLA and LMS/RLS: one optimal-forgetting phenomenon, two implementations",
               clauses=[Clause("c1", "同一个最优遗忘因子现象，两种实现")],
-              conventions=["C1", "C6", "C7", "C11"],
-              revision={"previous": "inconclusive",
-                        "why": "the LMS/RLS grids are extended past their edges (μ from 1e-5, β from 0.7 to 1) so an "
-                               "optimum at an edge of the record's grid (μ = 0.0005) is resolved; each optimum carries "
-                               "the trivial predictor (C11): the record's best RLS (0.2816 at β = 0.995) did worse "
-                               "than predicting 0 (≈ 0.2778) at γ = 0.8."})
+              conventions=["C1", "C6", "C7", "C11"])
 def filters_optimal_forgetting(ctx, filters):
     """GLA (implicit adaptation) and LMS/RLS (explicit updates) show the same optimal-forgetting-factor phenomenon."""
     fig, axes = new_figure(2, 1, width=4.4)
@@ -352,9 +314,7 @@ def filters_optimal_forgetting(ctx, filters):
                        Clause("c3", "堆叠即同时建模短期波动与长期趋势"),
                        Clause("c4", "这为\"为什么深度 GLA 更适合非平稳序列\"给出了直观且可验证的说法", "inference",
                               untested="a judgement of the explanation (intuitive, verifiable): not a computation")],
-              conventions=["C8"],
-              revision={"previous": "none", "why": "new claim: line 82 (and the conclusion of line 65) was quoted by "
-                                                   "no claim."})
+              conventions=["C8"])
 def multi_timescale_layers(ctx):
     """Multi-time-scale explanation of the depth gain: each GLA layer is an adaptive filter at a specific time scale, and
     the stack models short-term fluctuations and long-term trends at once."""
@@ -381,12 +341,7 @@ def multi_timescale_layers(ctx):
                        Clause("c3", "暗示存在良性景观", "inference")],
               readings={"benign at d = 10 only (the experiments' size)":
                         "ruled out: the sentence speaks of the landscape of the model, whose d is free; d = 10 is "
-                        "one of the dimensions the extent maps"},
-              revision={"previous": "refuted",
-                        "why": "the extent of the counterexample is mapped over d (gradient flows at d = 2, 3; random "
-                               "starts of a quasi-Newton descent of the same exact loss at d = 4, 5 and 10, where flows "
-                               "are too slow); the extent records, per d, the starts, the global end points and the "
-                               "certified spurious minima."})
+                        "one of the dimensions the extent maps"})
 def benign_landscape(ctx, landscape, landscape_search):
     """Random Gaussian initialisation converges to the global optimum (even violating the theorem's initialisation
     condition), which suggests a benign optimisation landscape (no spurious local minima)."""

@@ -1,71 +1,33 @@
-r"""Claims of paper 000 from the one-line summary to the model and the GLA recursion (seed lines 13–46), in seed order.
+r"""Claims of paper 000 from the one-line summary and the core idea (seed lines 13–25), in seed order.
 
 Each claim quotes its seed fragment, splits it into clauses (assertions, conditions, numbers, inferences, priorities),
 declares its rule's constants before computing, lists the Params it rests on (:mod:`.settings`: stated, convention or
 chosen), computes its evidence with the paper's theory (:mod:`.theory`), :mod:`theorycheck.models` and the derivation
 :mod:`.derivations.gla_loss`, and hands it to :mod:`theorycheck.verdicts.rules`. Comparisons carry the trivial
 predictor (C11). Our own consistency checks (exact formula against a Monte Carlo of the actual recursion, two routes to
-one number) are self-checks, never sub-claims. The model and the recursion (lines 44–46) are in :mod:`.model`, the
-theorems (48–50) in :mod:`.theorems`, the shape in λ and Theorem 3 (50–57) in :mod:`.shape`, the experiments (58–66)
-in :mod:`.experiments`, the findings, highlights and limitations (70–89) in :mod:`.findings`, the sentences that are
-not claims (or restate one) in :mod:`.seedmap`.
+one number) are self-checks, never sub-claims. The model and the recursion (lines 44–46) are in :mod:`.setup`, the
+theorems (48–50) in :mod:`.theorems`, the shape in λ and Theorem 3 (50–57) in :mod:`.forgetting`, the experiments
+(58–66) in :mod:`.experiments`, the findings, highlights and limitations (70–89) in :mod:`.findings`, the sentences
+that are not claims (or restate one) in :mod:`theorycheck.papers.gla.seedmap`; helpers shared by the sections in
+:mod:`._helpers`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Clause, Param
-from ...models.attention import gla_forward
-from ...models.prompts import ar1_drift_prompts
-from ...verdicts import Estimate, rules, selfcheck
-from ..api import Note
-from . import theory as gla
-from .common import batch_estimate, beats_zero, box_points, fmt_grid, prior_error
-from .fixtures import bayes_extent, filter_params
-from .registry import claims
-from .settings import (CONVENTIONS, D_EXP, GAMMA_RANGE, GAMMAS_EXP, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
-                       P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, sizes)
-
-__all__ = ["claims", "CONVENTIONS", "sizes"]
+from ....claims import Clause, Param
+from ....models.attention import gla_forward
+from ....models.prompts import ar1_drift_prompts
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Note
+from .. import theory as gla
+from ..fixtures import bayes_extent, box_points, filter_params
+from ..registry import claims
+from ..settings import (D_EXP, GAMMA_RANGE, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
+                        P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, sizes)
+from ._helpers import batch_estimate, beats_zero, fmt_grid, opt, prior_error, rng_for, single_token_outputs
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
-#: the resolution to which an optimum of λ is located (root finding / bounded Brent to 1e-10, reported to 1e-4)
-LAM_RESOLUTION = 1e-4
-
-
-def rng_for(ctx, name):
-    return np.random.default_rng(ctx.seed_for(name))
-
-
-def tokens(X, Y):
-    """The tokens z_i = (x_i, y_i), the query's label slot 0 (C2)."""
-    y = Y.copy()
-    y[:, -1] = 0.0
-    return np.concatenate([X, y[:, :, None]], axis=2)
-
-
-def opt(gamma, n=N_EXP, d=D_EXP, sw2=SW2, se2=SE2, noise=0.0, grid=201):
-    return gla.optimal_lambda(gamma, n, d, sw2, se2, noise, grid_size=grid)
-
-
-def single_token_outputs(ctx, name, lam, d=3, n=7):
-    """The part of the GLA output (actual recursion) due to token i alone (the prompt whose only non-zero tokens are i
-    and the query, minus the query-only prompt's output), at λ divided by at λ = 1, for i = 1..n: the weight the
-    recursion gives a token of age n + 1 − i; and λ^{n+1−i}."""
-    rng = rng_for(ctx, name)
-    X, Y = ar1_drift_prompts(rng, 1, 0.9, n, np.eye(d), 1.0, 0.1, 0.05)
-    WV, WKQ = rng.standard_normal((d + 1, d + 1)), rng.standard_normal((d + 1, d + 1))
-    Xq, Yq = np.zeros_like(X), np.zeros_like(Y)
-    Xq[:, -1] = X[:, -1]                          # the query alone: its own term z_q z_qᵀ has weight λ⁰ = 1
-
-    def own(Xi, Yi, x):
-        return float(gla_forward(Xi, Yi, x, WKQ, WV)[0] - gla_forward(Xq, Yq, x, WKQ, WV)[0])
-    out = []
-    for i in range(n):
-        Xi, Yi = Xq.copy(), np.zeros_like(Y)
-        Xi[:, i], Yi[:, i] = X[:, i], Y[:, i]
-        out.append(own(Xi, Yi, lam) / own(Xi, Yi, 1.0))
-    return np.array(out), lam ** np.arange(n, 0, -1.0)
 
 
 def _rls_correlation_identity(ctx, d=3, n=9, batch=20):
@@ -92,8 +54,7 @@ def _rls_correlation_identity(ctx, d=3, n=9, batch=20):
               clauses=[Clause("c1", "本文给出了非平稳（时变）回归下 in-context learning 的首个理论刻画", "priority",
                               untested="a priority over the literature: computation cannot decide it"),
                        Clause("c2", "证明门控线性注意力（GLA）通过一个可学习的遗忘因子 $\\lambda$ 实现\"可学习的近因偏置\"")],
-              conventions=["C1", "C2", "C4", "C10"],
-              revision={"previous": "none", "why": "new claim: the first half of line 13 was quoted by no claim."})
+              conventions=["C1", "C2", "C4", "C10"])
 def learnable_recency_bias(ctx):
     """(The first theory of ICL under non-stationary regression.) GLA implements a learnable recency bias through a
     learnable forgetting factor λ: the recursion weighs a token of age k by λ^k (recent tokens more), and λ can be
@@ -127,12 +88,7 @@ def learnable_recency_bias(ctx):
               readings={"n = 1 included (a single example)":
                         "ruled out: with one example λ only rescales h = λ y₁x₁, which Γ absorbs, so GLA and linear "
                         "attention are the same predictor; the sentence compares them on prompts with a history"},
-              conventions=["C1", "C2", "C4", "C5", "C7", "C10", "C11"],
-              revision={"previous": "confirmed",
-                        "why": "each comparison now carries the trivial predictor (C11): at d = 10, n = 100 linear "
-                               "attention removes less than 2 % of E[y²] for γ ≤ 0.9, so GLA < LA says little there; "
-                               "the condition is audited on a dense sample of the seed's model and outside it "
-                               "(stationary case); σ's are provenance-typed Params."})
+              conventions=["C1", "C2", "C4", "C5", "C7", "C10", "C11"])
 def gla_beats_linear_attention(ctx):
     """Under AR(1) drift of the regression weights, the train and test errors of GLA (at its optimal λ*) are strictly
     below those of linear attention (λ = 1), and λ* < 1."""
@@ -240,8 +196,7 @@ def _condition_audit(ctx):
                        Clause("c2", "等价于自适应滤波里的最优遗忘因子"),
                        Clause("c3", "从而把\"门控有用\"翻译成\"近因偏置能逼近时变最优预测器\"", "inference")],
               readings={},
-              conventions=["C1", "C2", "C4", "C5", "C6", "C7", "C10", "C11"],
-              revision={"previous": "none", "why": "new claim: line 25 was quoted by no claim."})
+              conventions=["C1", "C2", "C4", "C5", "C6", "C7", "C10", "C11"])
 def optimal_forgetting_equivalence(ctx, filters, bayes):
     """On the AR(1) model λ acts as a learnable memory decay, equivalent to the optimal forgetting factor of adaptive
     filtering, so 'gating helps' becomes 'a recency bias can approximate the time-varying optimal predictor'."""

@@ -1,27 +1,25 @@
 r"""Claims of paper 000 about Theorems 1 and 2 (seed line 48 and the first half of line 50), in seed order: gradient
 flow from the Assumption-1 initialisation, the closed-form optimum Γ* ∝ Λ̃⁻¹, the stationary limit of
 Zhang–Frei–Bartlett, the exact train error and ξ = D₁²/D₂, the monotonicity of ξ in its two regimes. The shape of the
-error in λ, λ* and Theorem 3 (the rest of line 50) are in :mod:`.shape`. Conventions as in :mod:`.claims`."""
+error in λ, λ* and Theorem 3 (the rest of line 50) are in :mod:`.forgetting`. Conventions as in :mod:`.summary`."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
-from scipy import optimize
 
-from ...claims import Clause, Param
-from ...figures import new_figure
-from ...verdicts import rules, selfcheck
-from ..api import Derivation, Note
-from . import theory as gla
-from .claims import LAM_RESOLUTION, opt, rng_for
-from .common import batch_estimate, box_points
-from .derivations import gla_loss as dgl
-from .generated import gla_loss as gen
-from .registry import claims
-from .settings import (D_EXP, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SW2, SE2, SW2, gamma_param,
-                       sizes)
-
-__all__ = ["flow_settings", "xi_argmax"]
+from ....claims import Clause, Param
+from ....figures import new_figure
+from ....verdicts import rules, selfcheck
+from ...api import Derivation, Note
+from .. import theory as gla
+from ..derivations import gla_loss as dgl
+from ..fixtures import box_points
+from ..generated import gla_loss as gen
+from ..registry import claims
+from ..settings import (D_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SW2, SE2, SW2, gamma_param,
+                        sizes)
+from ..theory.errors import xi_argmax
+from ._helpers import batch_estimate, opt, rng_for
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
 P_STRUCTURED = Param("initialisation", "v = σ, A = σI/√d, u = b = 0", "chosen", "the toolkit's reading of Assumption 1 "
@@ -32,7 +30,7 @@ P_FLOW_SETTINGS = Param("flow_settings", "3–4 settings (λ, γ, n, Λ, σ's)",
                         admissible=("any λ, γ ∈ (0, 1], n ≥ 1, Λ ≻ 0",))
 
 
-def flow_settings(ctx):
+def _flow_settings(ctx):
     """The settings (λ, γ, n, Λ, σ_w², σ_e², σ²) of Theorem 1's flows: Λ isotropic, diagonal and rotated, with and
     without label noise; at full sizes also the experiments' d = 10, n = 100."""
     rng = rng_for(ctx, "000-flow-settings")
@@ -52,10 +50,7 @@ def flow_settings(ctx):
                        "对总体损失做梯度流仍收敛到全局最小",
               clauses=[Clause("c1", "在 Assumption 1 的初始化（$W_V,W_{KQ}$ 取特定低秩结构、尺度 $\\sigma$ 足够小）下", "condition"),
                        Clause("c2", "定理 1 证明：即便任务非平稳，对总体损失做梯度流仍收敛到全局最小")],
-              conventions=["C1", "C3", "C4", "C9"],
-              revision={"previous": "confirmed",
-                        "why": "the condition is audited at its corners (σ down to 1e-6, γ near 1, small λ) and outside "
-                               "it (large structured σ, random initialisations): it is sufficient but not operative."})
+              conventions=["C1", "C3", "C4", "C9"])
 def thm1_gradient_flow(ctx):
     """Under the Assumption-1 initialisation (structured, small σ), gradient flow on the population loss converges to
     the global minimum even though the task drifts."""
@@ -63,7 +58,7 @@ def thm1_gradient_flow(ctx):
     SIGMA = 1e-2
     fig, ax = new_figure()
     dist, labels = [], []
-    for k, (lam, g, n, L, sw2, se2, noise) in enumerate(flow_settings(ctx)):
+    for k, (lam, g, n, L, sw2, se2, noise) in enumerate(_flow_settings(ctx)):
         fr = gla.gradient_flow(lam, g, n, L, sw2, se2, noise, init="structured", sigma=SIGMA)
         dist.append(fr.extra["final_rel_dist"])
         labels.append(f"λ={lam}, γ={g}, n={n}, d={L.shape[0]}")
@@ -129,15 +124,7 @@ def _quadratic_minimiser(f, m, h):
                        "$\\lambda,\\gamma$ 和噪声统计量决定的\"有效协方差\"",
               clauses=[Clause("c1", "且最优解有显式表达 $\\lim_{t\\to\\infty}W_{KQ}\\propto \\tilde\\Lambda^{-1}$"),
                        Clause("c2", "其中 $\\tilde\\Lambda$ 是由 $\\lambda,\\gamma$ 和噪声统计量决定的\"有效协方差\"")],
-              conventions=["C1", "C3", "C4", "C5"],
-              revision={"previous": "confirmed",
-                        "why": "uniqueness is tested (the loss is strictly convex in Γ: H ≻ 0 over random Λ) and the "
-                               "closed form against the minimiser of the exact loss over random Λ; the dependence of Λ̃ "
-                               "on λ, γ and the noise statistics is a sub-claim of its own. Rule changed after seeing "
-                               "data: the minimiser was first found by BFGS (gtol 1e-12, gap ≤ 1e-5), which stopped "
-                               "short under 2 of 3 seeds of the stability run (refuted x2: an optimiser artefact); the "
-                               "exact loss is a quadratic in Γ, so its minimiser now comes from its exact second "
-                               "differences (gaps ~1e-12; bound 1e-6)."})
+              conventions=["C1", "C3", "C4", "C5"])
 def thm1_effective_covariance(ctx):
     """The optimum has W_KQ ∝ Λ̃⁻¹ with an effective covariance Λ̃ determined by λ, γ and the noise statistics."""
     sz = sizes(ctx)
@@ -178,13 +165,13 @@ def thm1_effective_covariance(ctx):
                            ">", 1e-9, clauses="c2", details={"change_under_10pct_increase": sens},
                            scope="λ = 0.7, γ = 0.8, n = 20, σ_e² = 0.1, σ² = 0.1, Λ = diag(2, 1, 0.5), each raised "
                                  "by 10 %, exact")
-    for k, (lam, g, n, L, sw2, se2, noise) in enumerate(flow_settings(ctx)[:3]):
+    for k, (lam, g, n, L, sw2, se2, noise) in enumerate(_flow_settings(ctx)[:3]):
         ex = gla.train_error_general(lam, g, n, L, sw2, se2, noise)
         e = gla.gla_squared_errors(lam, g, n, L, sw2, se2, noise, n_samples=sz["mc_prompts"],
                                    seed=ctx.seed_for(f"000-thm1/mc/{k}"))
         yield selfcheck.agreement(f"recursion MSE at the embedded Γ* = exact train error (setting {k + 1})",
                                   batch_estimate(e, sz["mc_batches"]), ex)
-    lam, g, n, L, sw2, se2, noise = flow_settings(ctx)[0]
+    lam, g, n, L, sw2, se2, noise = _flow_settings(ctx)[0]
     o = gla.optimal_parameters(lam, g, n, L, sw2, se2, noise)
     e = gla.gla_squared_errors(lam, g, n, L, sw2, se2, noise, W_KQ=2.0 * o.W_KQ, W_V=o.W_V, n_samples=sz["mc_prompts"],
                                seed=ctx.seed_for("000-thm1/mc/double"))
@@ -201,10 +188,7 @@ def thm1_effective_covariance(ctx):
               clauses=[Clause("c1", "当 $\\lambda=\\gamma=1,\\sigma_e^2=0$ 时", "condition"),
                        Clause("c2", "它精确退回平稳设定（Zhang 2024）的已知结论"),
                        Clause("c3", "说明本文是其严格推广", "inference")],
-              conventions=["C1", "C4"],
-              revision={"previous": "confirmed",
-                        "why": "the fragment now includes 'a strict generalisation', tested: the drift results "
-                               "contain the stationary one and differ from it away from the limit."})
+              conventions=["C1", "C4"])
 def zfb_limit(ctx):
     """At λ = γ = 1, σ_e² = 0 the result reduces exactly to the stationary one of Zhang–Frei–Bartlett (2024) — train
     MSE d(d+1)/(n+d+1) (σ_w = 1, no label noise) and Λ̃ = (1 + 1/n)Λ + tr(Λ)/n · I — so the paper strictly generalises
@@ -238,12 +222,7 @@ def zfb_limit(ctx):
               fragment="把全局最优代回，定理 2 给出训练误差的精确表达式；在 $\\Lambda=I$、$d$ 较大的特例下可约化为 $\\xi(\\lambda)=D_1^2/D_2$",
               clauses=[Clause("c1", "把全局最优代回，定理 2 给出训练误差的精确表达式"),
                        Clause("c2", "在 $\\Lambda=I$、$d$ 较大的特例下可约化为 $\\xi(\\lambda)=D_1^2/D_2$")],
-              conventions=["C1", "C4", "C5"],
-              revision={"previous": "confirmed",
-                        "why": "c1 is now also tested numerically, at the parameterisation the sentence names (the "
-                               "global optimum plugged back in): the closed form against the minimum of the exact "
-                               "loss over Γ (a quadratic: exact second differences, not the closed-form Γ*) at random "
-                               "(λ, γ, n, d, σ_w², σ_e², σ²); before, only the SymPy identity and a fixed grid."})
+              conventions=["C1", "C4", "C5"])
 def thm2_xi(ctx):
     """Theorem 2: the train error has an exact expression; for Λ = I (and large d) it reduces to ξ(λ) = D₁²/D₂."""
     LARGE_D, LARGE_D_RTOL = 10 ** 7, 1e-5     # d·ξ → D₁²/B with relative error O(1/d)
@@ -304,16 +283,6 @@ REGIME_CURVES = {"signal-dominated σ_e ≪ σ_w": (1e-4, 100), "long sequences,
 READ_INF, READ_D = "d → ∞ (ξ → D₁²/((d + 1)B), the 'd large' case of line 50)", f"finite d = {D_EXP} (ξ = D₁²/D₂ as written)"
 
 
-def xi_argmax(g, n, se2, d):
-    """The maximiser of ξ over λ ∈ (0, 1] (Brent to 1e-10): λ* of the train error at finite d, the maximiser of
-    D₁²/B as d → ∞ (``d=None``)."""
-    if d is not None:
-        return gla.optimal_lambda(g, n, d, SW2, se2, grid_size=201).lam
-    res = optimize.minimize_scalar(lambda x: -gla.xi_large_d(x, g, n, SW2, se2), bounds=(1e-4, 1.0), method="bounded",
-                                   options={"xatol": 1e-12, "maxiter": 1000})
-    return float(res.x)
-
-
 def _regime_params(box):
     return [P_SW2, P_NOISE, P_LAMBDA,
             Param("gamma", "sample", "chosen", "γ across (0, 1]", admissible=box["gamma"][:2]),
@@ -328,15 +297,7 @@ def _regime_params(box):
               clauses=[Clause("c1", "作者分两种 regime（信号主导 $\\sigma_e\\ll\\sigma_w$、长序列噪声主导）", "condition"),
                        Clause("c2", "证明 $\\xi(\\lambda)$ 在 $(0,\\gamma)$ 上单调增"),
                        Clause("c3", "在 $(\\gamma,1)$ 上单调减")],
-              conventions=["C1", "C4", "C10"],
-              revision={"previous": "inconclusive",
-                        "why": "the maximiser of ξ is located by optimisation (resolution 1e-4) instead of read off a λ "
-                               "grid of step 0.01, which could not see offsets like λ*(d = 100, γ = 0.8) = 0.7923; both "
-                               "regimes are searched over their whole range (Sobol samples): at finite d = 10 the maximiser "
-                               "sits below γ at every sampled point of the drift-dominated regime (refuted, extent) "
-                               "and at every point of the signal-dominated one except corners with γ = 1, where (γ, 1) "
-                               "is empty (not reproduced there); as d → ∞ it holds for every variance (the regimes are "
-                               "not operative); the offset is controlled by d, not by σ_e/σ_w. The readings disagree."})
+              conventions=["C1", "C4", "C10"])
 def monotonicity_regimes(ctx):
     """In two regimes (signal-dominated σ_e ≪ σ_w; long sequences dominated by drift noise) ξ(λ) increases on (0, γ)
     and decreases on (γ, 1) — i.e. its maximiser is exactly γ."""
@@ -345,7 +306,7 @@ def monotonicity_regimes(ctx):
     for reading, d in ((READ_INF, None), (READ_D, D_EXP)):
         for name, box in REGIMES.items():
             pts = box_points(box, 5 if ctx.quick else 7, seed=ctx.seed_for(f"000-monotonicity/{name}"))
-            off = np.array([xi_argmax(p["gamma"], p["n"], p["sigma_e2"], d) - p["gamma"] for p in pts])
+            off = np.array([xi_argmax(p["gamma"], p["n"], d, SW2, p["sigma_e2"]) - p["gamma"] for p in pts])
             fails = np.abs(off) > RES
             ext = ({"searched": {k: list(v[:2]) for k, v in box.items()}, "holds_throughout": bool(fails.all()),
                     "points": len(pts), "offset_range": [float(off.min()), float(off.max())]} if fails.any() else None)

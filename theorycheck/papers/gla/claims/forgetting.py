@@ -1,66 +1,31 @@
-r"""Claims of paper 000 about the shape of the error in λ, the optimal λ* and Theorem 3 (seed line 50, after the
-monotonicity of ξ), in seed order. Conventions as in :mod:`.claims`."""
+r"""Claims of paper 000 on how much to forget: the shape of the error in λ, the optimal λ* and Theorem 3 (seed line 50,
+after the monotonicity of ξ) and the experiment row on λ (line 57), in seed order. Conventions as in :mod:`.summary`."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Clause, Param
-from ...figures import new_figure
-from ...verdicts import rules, selfcheck
-from ..api import Derivation, Note
-from . import theory as gla
-from .claims import LAM_RESOLUTION, opt
-from .common import batch_estimate, box_points, error_curve, fmt_grid
-from .derivations import gla_loss as dgl
-from .evidence import filter_trivial, filters_scope, paired
-from .fixtures import filter_params
-from .generated import gla_loss as gen
-from .registry import claims
-from .settings import (D_EXP, D_RANGE, GAMMA_RANGE, N_EXP, N_RANGE, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
-                       P_SE2_STATIONARY, P_SW2, SE2, SE2_RANGE, SW2, gamma_param, params_exp, sizes)
-
-__all__ = ["inverted_u_search"]
+from ....claims import Clause, Param
+from ....figures import new_figure
+from ....verdicts import rules, selfcheck
+from ...api import Derivation, Note
+from .. import theory as gla
+from ..derivations import gla_loss as dgl
+from ..fixtures import DRIFT_GAMMAS, DRIFT_SEARCH_TASKS, filter_params
+from ..generated import gla_loss as gen
+from ..registry import claims
+from ..settings import (D_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2,
+                        SE2_RANGE, SW2, gamma_param, params_exp, sizes)
+from ._helpers import (batch_estimate, error_curve, filter_trivial, filters_scope, fmt_grid, inverted_u_search, opt,
+                       paired)
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
-#: the λ grid on which the search tells an inverted U (an interior maximum, lower at both ends) from a U: 100 points
-#: (resolution 0.01, the resolution of the shape sub-claims)
-SEARCH_LAMS = np.linspace(0.01, 1.0, 100)
-
-
-def inverted_u_search(ctx, name, m):
-    """Search the whole admissible range of (γ, σ_e², n, d) (Sobol, 2^m points + corners; σ_w² = 1, no label noise) for
-    an inverted U: at each point the exact train error on :data:`SEARCH_LAMS`; the failure 'not an inverted U' holds
-    where the largest error sits at an end of the grid (λ = 0.01 or λ = 1: no interior maximum). Returns the points,
-    the failure flags and the extent record (where the failure holds, and where it stops)."""
-    box = {"gamma": (*GAMMA_RANGE, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (*N_RANGE, "logint"),
-           "d": (*D_RANGE, "logint")}
-    pts = box_points(box, m, seed=ctx.seed_for(name))
-    flags, interior_min = [], 0
-    for p in pts:
-        err = np.array([gla.train_error(x, p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"]) for x in SEARCH_LAMS])
-        k = int(np.argmax(err))
-        flags.append(k in (0, SEARCH_LAMS.size - 1))
-        interior_min += 0 < int(np.argmin(err)) < SEARCH_LAMS.size - 1
-    stops = [p for p, f in zip(pts, flags) if not f]
-    ext = {"searched": {k: list(v[:2]) for k, v in box.items()}, "holds_throughout": all(flags), "points": len(pts),
-           "where": (f"at every sampled (γ, σ_e², n, d) the largest error is at an end of (0, 1] — never an inverted U "
-                     f"({interior_min} of {len(pts)} points have an interior minimum, a U)" if all(flags) else
-                     f"{sum(flags)} of {len(pts)} sampled points; an interior maximum at {stops[:5]}")}
-    return pts, flags, ext
-
-
 # ============================================================================ line 50
 @claims.claim("000-inverted-u", lines=(50, 50), weight="main",
               title="The train error is an inverted U in λ, with the optimum λ* < 1 rather than λ = 1",
               fragment="即误差对 $\\lambda$ 呈倒 U 形，最优遗忘因子取在 $\\lambda^*<1$ 而非 $\\lambda=1$",
               clauses=[Clause("c1", "即误差对 $\\lambda$ 呈倒 U 形", "inference"),
                        Clause("c2", "最优遗忘因子取在 $\\lambda^*<1$ 而非 $\\lambda=1$")],
-              conventions=["C1", "C4", "C10"],
-              revision={"previous": "refuted",
-                        "why": "σ_e² and the γ grid are now chosen Params (they were recorded as chosen: {}); the "
-                               "refutation stands because a search over the whole admissible range of every chosen "
-                               "value (γ, σ_e², n, d) finds no interior maximum of the error at any point (the largest error is "
-                               "at λ = 0.01 or λ = 1; most points have an interior minimum, a U; extent)."})
+              conventions=["C1", "C4", "C10"])
 def inverted_u(ctx):
     """The error is an inverted-U function of λ, and the optimal forgetting factor is λ* < 1 rather than λ = 1."""
     GAMMAS = (0.5, 0.8, 0.95)
@@ -94,38 +59,12 @@ def inverted_u(ctx):
                "admissible range of γ, σ_e², n and d and finds no interior maximum anywhere.")
 
 
-#: γ grid of the λ*(γ) search (step 0.01) and the number of tasks its sample of (σ_e², n, d) is cut into
-DRIFT_GAMMAS = np.round(np.arange(0.05, 0.9951, 0.01), 4)
-DRIFT_SEARCH_TASKS = 4
-
-
-def _drift_points(ctx):
-    return box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
-                      3 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
-
-
-@claims.fixture(params=lambda ctx: list(range(DRIFT_SEARCH_TASKS)))
-def drift_search(ctx, param):
-    """Every DRIFT_SEARCH_TASKS-th point (from ``param``) of the Sobol sample of (σ_e², n, d): the smallest step of
-    λ*(γ) over :data:`DRIFT_GAMMAS` and the largest number of strict local minima of the error in λ."""
-    out = []
-    for p in _drift_points(ctx)[param::DRIFT_SEARCH_TASKS]:
-        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in DRIFT_GAMMAS]
-        out.append({**p, "step": float(np.min(np.diff([r.lam for r in rs]))),
-                    "minima": max(r.n_local_minima for r in rs)})
-    return out
-
-
 @claims.claim("000-faster-drift-more-forgetting", lines=(50, 50), weight="main", needs=("drift_search",),
               title="A quantitative answer to how much to forget: the faster the drift, the smaller λ*",
               fragment="这给\"为什么要遗忘、遗忘多少\"一个定量答案：漂移越快（$\\gamma$ 越小）越该多遗忘",
               clauses=[Clause("c1", "这给\"为什么要遗忘、遗忘多少\"一个定量答案"),
                        Clause("c2", "漂移越快（$\\gamma$ 越小）越该多遗忘")],
-              conventions=["C1", "C4", "C10"],
-              revision={"previous": "confirmed",
-                        "why": "the fragment now includes 'a quantitative answer' (λ* unique and computable); the "
-                               "monotonicity of λ*(γ) is tested on a γ grid of step 0.01 and over a Sobol sample of "
-                               "(σ_e², n, d), not only on six γ's."})
+              conventions=["C1", "C4", "C10"])
 def faster_drift_more_forgetting(ctx, drift_search):
     """This gives a quantitative answer to why and how much to forget: the faster the drift (the smaller γ), the more
     one should forget — λ* is unique and increases with γ."""
@@ -164,11 +103,7 @@ def faster_drift_more_forgetting(ctx, drift_search):
                        Clause("c2", "最优却不一定取 $\\lambda=\\gamma$"),
                        Clause("c3", "因为噪声项与 $\\tilde\\Lambda^{-1}$ 的 trace 项之间存在微妙平衡", "inference")],
               readings={},
-              conventions=["C1", "C4", "C7", "C10"],
-              revision={"previous": "confirmed",
-                        "why": "the fragment now includes the stated cause (a balance between the noise term and the "
-                               "trace term of Λ̃⁻¹), tested under its two readings of 'noise term'; |λ* − γ| is "
-                               "resolved to 1e-4."})
+              conventions=["C1", "C4", "C7", "C10"])
 def lambda_equals_gamma_not_optimal(ctx):
     """Despite the λ/γ symmetry of the formulas, the optimum is not necessarily λ = γ, because of a subtle balance
     between the noise term and the trace term of Λ̃⁻¹."""
@@ -210,11 +145,7 @@ def lambda_equals_gamma_not_optimal(ctx):
               title="Theorem 3: the exact generalisation error when train and test laws differ",
               fragment="定理 3 进一步把分析延伸到训练/测试分布不同（序列长度、动态、分布都可变）的泛化误差",
               clauses=[Clause("c1", "定理 3 进一步把分析延伸到训练/测试分布不同（序列长度、动态、分布都可变）的泛化误差")],
-              conventions=["C1", "C4", "C5"],
-              revision={"previous": "confirmed",
-                        "why": "the Monte Carlo checks of the test error under each named shift (length, dynamics, "
-                               "input and noise law) are now agreement sub-claims with a declared 2 % margin (the "
-                               "paper's exact characterisation), not self-checks only."})
+              conventions=["C1", "C4", "C5"])
 def thm3_test_error(ctx):
     """Theorem 3 characterises the test error exactly when the train and test distributions differ (sequence length,
     dynamics, input distribution)."""
@@ -247,12 +178,7 @@ def thm3_test_error(ctx):
               title="Theorem 3: because of the task-evolution noise the test error has an irreducible floor",
               fragment="并指出由于任务演化噪声的存在，测试误差存在不可约下界",
               clauses=[Clause("c1", "并指出由于任务演化噪声的存在，测试误差存在不可约下界")],
-              conventions=["C1", "C4"],
-              revision={"previous": "confirmed",
-                        "why": "the quantifier 'irreducible' is tested beyond the train-optimal GLA: no λ and no Γ, "
-                               "fitted to the test law itself, goes below σ_e² tr Λ + σ² (random laws, n up to 10⁴); "
-                               "and the cause 'because of the drift noise': without drift (σ_e² = 0, γ = 1) the error "
-                               "goes to 0 as n grows (no floor)."})
+              conventions=["C1", "C4"])
 def thm3_floor(ctx):
     """Because of the task-evolution noise the test error has an irreducible lower bound (σ_e² tr Λ + σ² > 0)."""
     lhs, rhs = [], []
@@ -300,7 +226,6 @@ def thm3_floor(ctx):
               fragment="这恰恰是 GLA 软性整合历史信息相对硬参数更新（LMS/RLS）的价值所在",
               clauses=[Clause("c1", "这恰恰是 GLA 软性整合历史信息相对硬参数更新（LMS/RLS）的价值所在", "inference")],
               conventions=["C1", "C4", "C6"],
-              revision={"previous": "none", "why": "new claim: the inference closing line 50 was quoted by no claim."},
               readings={"the floor itself favours GLA": "ruled out: the floor bounds LMS, RLS and GLA alike (see the note)"})
 def floor_favours_soft_integration(ctx, filters):
     """The irreducible floor is exactly where the value of GLA's soft integration of the history, relative to the hard
@@ -326,11 +251,7 @@ def floor_favours_soft_integration(ctx, filters):
               title="Experiment (d = 10, n = 100): train/test loss an inverted U in λ, optimum λ* < 1",
               fragment="训练/测试损失随 $\\lambda$ 呈倒 U 形，最优 $\\lambda^*<1$",
               clauses=[Clause("c1", "训练/测试损失随 $\\lambda$ 呈倒 U 形"), Clause("c2", "最优 $\\lambda^*<1$")],
-              conventions=["C1", "C4", "C5", "C7", "C10"],
-              revision={"previous": "not reproduced",
-                        "why": "σ_e² and the γ's are chosen Params; the inverted-U failure is now searched over the "
-                               "whole admissible range of every chosen value (γ, σ_e², n, d; extent): the loss has an "
-                               "interior maximum anywhere, so the failure is reproduced (refuted), as on line 50."})
+              conventions=["C1", "C4", "C5", "C7", "C10"])
 def experiment_inverted_u(ctx):
     """(d = 10, n = 100) The train and test losses are inverted-U functions of λ, with optimum λ* < 1."""
     LAMS_MC = (0.2, 0.5, 0.8, 1.0)     # Monte Carlo checkpoints of the exact curve
@@ -409,17 +330,7 @@ def _noise_extent(curves, levels, name, lo, hi) -> dict:
               fragment="$\\gamma$ 越小、噪声影响越大，越需要合适的 $\\lambda$",
               clauses=[Clause("c1", "$\\gamma$ 越小", "condition"), Clause("c2", "、噪声影响越大", "condition"),
                        Clause("c3", "，越需要合适的 $\\lambda$")],
-              conventions=["C1", "C4", "C7", "C10"],
-              revision={"previous": "not reproduced",
-                        "why": "an extent search over the admissible range of the chosen values (σ_e² ∈ [1e-4, 1] on "
-                               "25 log points; label noise σ² ∈ [0, 10] × σ_e² on 18 × 9 points; rule declared in code "
-                               "before the search, after a look at the gain at 5 values of σ_e²; a resolution of 1e-6 "
-                               "for a 'rise' added after the first search counted 1e-8 wiggles of λ* as rises; the γ trend is "
-                               "also decided on the seed's own γ's 0.8, 0.95, 0.975, where only σ_e² is chosen — on the "
-                               "toolkit's grid with chosen γ's it stays not reproduced): a failure that holds "
-                               "throughout is now refuted, one that stops somewhere stays not reproduced and says "
-                               "where. Earlier: clauses and Params (the γ trend tests c1 and c3, the noise trends c2 "
-                               "and c3)."})
+              conventions=["C1", "C4", "C7", "C10"])
 def lambda_importance(ctx):
     """The smaller γ and the larger the noise's influence, the more an appropriate λ is needed."""
     GAMMAS = (0.5, 0.8, 0.9, 0.95, 0.975)

@@ -8,37 +8,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...figures import new_figure
-from ...models.attention import gla_stack_loss_and_grad, gla_stream_errors
-from ...models.filters import kalman_errors, lms_errors, lms_reference_errors, rls_direct_errors, rls_errors
-from ...models.prompts import ar1_stream
-from ...verdicts import Estimate, rules, selfcheck
-from ...claims import Clause
-from ..api import Note
-from . import fixtures  # noqa: F401  (registers the fixtures)
-from . import theory as gla
-from .evidence import (NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired,
-                       rec_scope)
-from .fixtures import filter_params, rec_params
-from .reconciliation import MODEL_MARGIN_REL, FilterModel
-from .registry import claims
-from .settings import (D_EXP, D_STACK, GAMMA_DEPTH, LAM_MULTI, N_STACK,
-                       SE2, SW2, flow_params, sizes, stack_params)
-
-__all__ = ["claims"]
+from ....claims import Clause
+from ....figures import new_figure
+from ....models.attention import gla_stack_loss_and_grad, gla_stream_errors
+from ....models.filters import kalman_errors, lms_errors, lms_reference_errors, rls_direct_errors, rls_errors
+from ....models.prompts import ar1_stream
+from ....verdicts import Estimate, rules, selfcheck
+from ...api import Note
+from .. import theory as gla
+from ..fixtures import filter_params, rec_params
+from ..reconciliation import MODEL_MARGIN_REL, FilterModel
+from ..registry import claims
+from ..settings import D_EXP, D_STACK, GAMMA_DEPTH, LAM_MULTI, N_STACK, SE2, SW2, flow_params, sizes, stack_params
+from ._helpers import NOT_FOUND, filter_trivial, filters_scope, held, held_diff, paired, rec_scope
 
 
 # ============================================================================ line 58
 @claims.claim("000-gla-vs-lms-rls", lines=(58, 58), fragment="GLA 训练误差更低", needs=("filters",), weight="main",
               title="Filter experiment: GLA's error is lower than tuned LMS and RLS (γ = 0.8)",
               clauses=[Clause("c1", "GLA 训练误差更低")],
-              conventions=["C1", "C6", "C7", "C11"],
-              revision={"previous": "confirmed",
-                        "why": "each contender now carries the trivial predictor (C11: predict 0, the prior mean and "
-                               "prior-optimal constant) paired on the evaluation streams, and the LMS/RLS grids reach "
-                               "past their optima (μ from 1e-5, β from 0.7 to 1): the best filters of the record did no "
-                               "better than predicting 0 (RLS 0.2816 at β = 0.995, LMS 0.2779 at the grid's edge "
-                               "μ = 0.0005, against E[y²] ≈ 0.2778), so 'GLA lower' says little there."})
+              conventions=["C1", "C6", "C7", "C11"])
 def gla_vs_lms_rls(ctx, filters):
     """Single-layer GLA has a lower error than LMS and RLS (sequence length 1000, 10,000 Monte Carlo runs)."""
     f = filters[0.8]
@@ -93,13 +82,7 @@ def _channel_selfchecks(ctx, best):
 @claims.claim("000-lms-rls-numbers", lines=(58, 58), fragment="如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256，GLA 更低",
               needs=("reconciled_filters",), conventions=["C1", "C6", "C7"], weight="supporting",
               title="The filter experiment's numbers at γ = 0.8: LMS = 0.264, RLS = 0.256, GLA lower",
-              clauses=[Clause("c1", "如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256", "number"), Clause("c2", "GLA 更低")],
-              revision={"previous": "inconclusive",
-                        "why": "every sub-claim now carries the reconciled setting as Params (the reproduction rule accepts params= "
-                               "now; it carried a chosen dict); clauses: the numbers (c1) and 'GLA lower' (c2) are decided separately; earlier: the printed numbers are now decided at the setting of a joint search over every "
-                               "parameter the seed leaves open (σ's, label noise, d, μ, β, P₀, normalisation, "
-                               "averaging window; reconciliation), re-evaluated on fresh streams, instead of under "
-                               "the toolkit's a priori choices; 'GLA is lower' is decided at that same setting."})
+              clauses=[Clause("c1", "如 $\\gamma{=}0.8$ 时 LMS=0.264、RLS=0.256", "number"), Clause("c2", "GLA 更低")])
 def lms_rls_numbers(ctx, reconciled_filters):
     """At γ = 0.8: LMS = 0.264 and RLS = 0.256, and GLA is lower."""
     rf = reconciled_filters
@@ -163,13 +146,7 @@ def _diverged(*runs) -> dict:
 @claims.claim("000-depth-ablation", lines=(65, 65), fragment="层数增加，训练/测试性能持续提升", needs=("stack",),
               conventions=["C1", "C4", "C5", "C8"], weight="supporting",
               title="Depth ablation (γ = 0.95): train and test performance improve steadily with layers",
-              clauses=[Clause("c1", "层数增加，训练/测试性能持续提升")],
-              revision={"previous": "not reproduced",
-                        "why": "the toolkit's choices (d, n, σ_e², architecture, optimiser, initialisation, training size) are "
-                               "Params with admissible ranges (they were a chosen dict); the diverged restarts are "
-                               "recorded in details. One clause; the training restarts are separate tasks (numbers change in distribution only). Earlier: a small multi-layer GLA (residual stack, C8) is now built and trained under declared "
-                               "choices; the statement is decided by a paired shape test instead of being left "
-                               "unattempted."})
+              clauses=[Clause("c1", "层数增加，训练/测试性能持续提升")])
 def depth_ablation(ctx, stack):
     """(γ = 0.95) As the number of GLA layers grows, train and test performance improve steadily."""
     depths = sorted(stack)
@@ -211,11 +188,7 @@ def depth_ablation(ctx, stack):
 @claims.claim("000-linear-convergence", lines=(66, 66), fragment="单层与多层均呈线性收敛", needs=("stack",),
               conventions=["C4", "C8", "C9"], weight="supporting",
               title="Single-layer and multi-layer GLA both converge linearly",
-              clauses=[Clause("c1", "单层与多层均呈线性收敛")],
-              revision={"previous": "not reproduced", "previous_id": "000-linear-convergence-single-layer",
-                        "why": "the choices of both halves (stack: d, n, σ_e², architecture, optimiser, initialisation; flow: "
-                               "initialisation) are Params with admissible ranges (they were chosen dicts). One clause; the stack restarts are separate tasks. Earlier: the multi-layer half (previously untested) is now tested on a trained GLA stack; the "
-                               "single-layer half keeps the gradient-flow evidence, now decided by a declared rate rule."})
+              clauses=[Clause("c1", "单层与多层均呈线性收敛")])
 def linear_convergence(ctx, stack):
     """Convergence: single-layer GLA (optimal λ) and multi-layer GLA (λ = 0.85) both converge linearly."""
     RATIO_MIN = 0.5        # geometric decay keeps its rate (late/early ≈ 1); v ∝ 1/t gives ≈ 0.23
@@ -259,8 +232,7 @@ def linear_convergence(ctx, stack):
               fragment="门控机制稳定了跨层梯度传播（多层收敛理论留待将来）",
               clauses=[Clause("c1", "门控机制稳定了跨层梯度传播", "inference"),
                        Clause("c2", "（多层收敛理论留待将来）", asserted=False)],
-              conventions=["C8"],
-              revision={"previous": "none", "why": "new claim: the conclusion of line 66 was quoted by no claim."})
+              conventions=["C8"])
 def gate_stabilises_gradients(ctx):
     """The gating mechanism stabilises the propagation of gradients across layers (a theory of multi-layer convergence
     is left for future work)."""

@@ -2,12 +2,12 @@
 public function of the paper's theory (:mod:`theorycheck.papers.gla.theory`: ``BASELINES`` names each by the module
 that defines it) and of the paper's functions in :mod:`theorycheck.models` (GLA forward passes, AR(1) samplers,
 LMS / RLS / Kalman filters). ``MODULES``: the paper's public theory modules, whose ``__all__`` callables must each
-have a baseline (:func:`theorycheck.reliability.public_functions`); ``theorycheck selftest`` fuzzes them."""
+have a baseline (:func:`theorycheck.selftest.reliability.public_functions`); ``theorycheck selftest`` fuzzes them."""
 import numpy as np
 
-from ...models.prompts import ar1_drift_prompts, ar1_stream
-from ..api import Baseline
-from .theory import drift_covariance, filter_evaluation, filter_scan, optimal_parameters
+from ....models.prompts import ar1_drift_prompts, ar1_stream
+from ...api import Baseline
+from ..theory import drift_covariance, filter_evaluation, filter_scan, optimal_parameters
 
 __all__ = ["BASELINES", "MODULES"]
 

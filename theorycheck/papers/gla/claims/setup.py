@@ -1,24 +1,22 @@
-r"""Claims of paper 000 about the model and the GLA recursion (seed lines 44–46), in seed order: the AR(1) task model
-and its stationary limit, the exact errors it allows, the unrolled recursion, λ = 1 as linear attention, the gate as
-the whole increment over linear attention, the reduced parametrisation. Conventions as in :mod:`.claims`."""
+r"""Claims of paper 000 about the setup, the model and the GLA recursion (seed lines 44–46, key designs 1–2), in seed
+order: the AR(1) task model and its stationary limit, the exact errors it allows, the unrolled recursion, λ = 1 as
+linear attention, the gate as the whole increment over linear attention, the reduced parametrisation. Conventions as
+in :mod:`.summary`."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Clause, Param
-from ...models.attention import gla_forward
-from ...models.prompts import ar1_drift_prompts
-from ...verdicts import rules, selfcheck
-from ..api import Note
-from . import theory as gla
-from .claims import LAM_RESOLUTION, opt, rng_for, single_token_outputs, tokens
-from .theory.flows import complex_step_gradient, full_objective
-from .common import batch_estimate, beats_zero, fmt_grid, prior_error
-from .registry import claims
-from .settings import (D_EXP, GAMMAS_EXP, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2,
-                       SE2_RANGE, SW2, gamma_param, params_exp, sizes)
-
-__all__ = ["full_loss_selfchecks"]
+from ....claims import Clause, Param
+from ....models.attention import gla_forward
+from ....models.prompts import ar1_drift_prompts
+from ....verdicts import rules
+from ...api import Note
+from .. import theory as gla
+from ..registry import claims
+from ..settings import (D_EXP, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY,
+                        P_SW2, SE2, SE2_RANGE, SW2, gamma_param, params_exp, sizes)
+from ._helpers import (batch_estimate, beats_zero, fmt_grid, full_loss_selfchecks, opt, prior_error, rng_for,
+                       single_token_outputs, tokens)
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
 #: 'the closed form is exact': the recursion's Monte Carlo mean within 2 % of it (TOST; point null refutes)
@@ -30,11 +28,7 @@ EXACT_MARGIN = 0.02
               title="γ → 1 recovers the stationary setting; a smaller γ means a faster drift",
               fragment="$\\gamma\\to1$ 退化回经典平稳设定，$\\gamma$ 越小任务漂移越剧烈",
               clauses=[Clause("c1", "$\\gamma\\to1$ 退化回经典平稳设定"), Clause("c2", "$\\gamma$ 越小任务漂移越剧烈")],
-              conventions=["C1", "C4", "C10"],
-              revision={"previous": "inconclusive",
-                        "why": "clauses split (γ → 1 stationary; smaller γ, faster drift); the reading 'σ_e² fixed' "
-                               "now maps its failure over the whole admissible σ_e² range (extent), so it refutes that "
-                               "reading instead of being a failure under a chosen value; the readings still disagree."})
+              conventions=["C1", "C4", "C10"])
 def gamma_to_1_stationary(ctx):
     """γ → 1 reduces the AR(1) task model to the classical stationary setting, and a smaller γ means a stronger
     drift."""
@@ -90,8 +84,7 @@ def gamma_to_1_stationary(ctx):
                        Clause("c3", "又让训练/测试误差能写出精确闭式而非松上界"),
                        Clause("c4", "这是后续所有定理能\"算到底\"的前提", asserted=False),
                        Clause("c5", "也直接对应信号处理里广泛使用的随机游走模型")],
-              conventions=["C1", "C4", "C5"],
-              revision={"previous": "none", "why": "new claim: the sentence was quoted by no claim."})
+              conventions=["C1", "C4", "C5"])
 def exact_closed_forms(ctx):
     """With Gaussian inputs and weights, the model keeps the essence of non-stationarity (the target moves within the
     prompt) and its train and test errors have exact closed forms rather than loose upper bounds; at γ = 1 it is the
@@ -136,11 +129,7 @@ def exact_closed_forms(ctx):
                        Clause("c2", "query 位置的输出可写成对历史 token 外积的指数加权求和"),
                        Clause("c3", "$$o_{n+1}=W_V\\Big(\\sum_{i=1}^{n+1}\\lambda^{\\,n+1-i} z_i z_i^\\top\\Big)W_K^\\top "
                                     "W_Q\\, z_{n+1}.$$", "number")],
-              conventions=["C2"],
-              revision={"previous": "confirmed",
-                        "why": "tested at the parametrisation the sentence names: the state recursion with separate "
-                               "W_K, W_Q (v_i = W_V z_i, k_i = W_K z_i, read out by W_Q z_{n+1}) against the formula, "
-                               "and the toolkit's model (W_KQ = W_Kᵀ W_Q) against both."})
+              conventions=["C2"])
 def gla_recursion(ctx):
     """Unrolling S_i = λ S_{i−1} + v_i k_iᵀ gives o_{n+1} = W_V(Σ_{i=1}^{n+1} λ^{n+1−i} z_i z_iᵀ) W_Kᵀ W_Q z_{n+1}."""
     B, d, n = 50, 3, 7
@@ -170,10 +159,7 @@ def gla_recursion(ctx):
               clauses=[Clause("c1", "关键观察是：当 $\\lambda=1$ 时权重退化为均匀累加 $\\sum z_i z_i^\\top=ZZ^\\top$"),
                        Clause("c2", "GLA 就精确退化为标准线性注意力"),
                        Clause("c3", "而 $\\lambda<1$ 让越久远的 token 被 $\\lambda^{n+1-i}$ 几何衰减地\"遗忘\"")],
-              conventions=["C2"],
-              revision={"previous": "confirmed",
-                        "why": "the fragment now covers the λ < 1 half of the sentence (geometric forgetting), tested "
-                               "on the actual recursion token by token."})
+              conventions=["C2"])
 def lambda1_linear_attention(ctx):
     """At λ = 1 the weights are uniform, Σ z_i z_iᵀ = Z Zᵀ, and GLA is exactly linear attention W_V Z Zᵀ W_KQ z_{n+1};
     for λ < 1 a token of age k is weighted by λ^k."""
@@ -201,8 +187,7 @@ def lambda1_linear_attention(ctx):
               fragment="因此 GLA 相对线性注意力的全部增量，就浓缩在这一个可学习的记忆衰减/近因偏置上——它正是非平稳序列最需要的归纳偏置",
               clauses=[Clause("c1", "因此 GLA 相对线性注意力的全部增量，就浓缩在这一个可学习的记忆衰减/近因偏置上", "inference"),
                        Clause("c2", "它正是非平稳序列最需要的归纳偏置")],
-              conventions=["C1", "C2", "C4", "C10"],
-              revision={"previous": "none", "why": "new claim: the sentence was quoted by no claim."})
+              conventions=["C1", "C2", "C4", "C10"])
 def increment_is_the_gate(ctx):
     """Hence GLA's whole increment over linear attention is the one learnable memory decay (recency bias) — exactly the
     inductive bias non-stationary sequences need most: GLA is linear attention on tokens reweighted by λ^{(n+1−i)/2},
@@ -249,12 +234,7 @@ def increment_is_the_gate(ctx):
               title="The prediction depends only on W_V's last row and W_KQ's first d columns",
               fragment="论证最终预测只依赖 $W_V$ 的末行与 $W_{KQ}$ 的前 $d$ 列",
               clauses=[Clause("c1", "论证最终预测只依赖 $W_V$ 的末行与 $W_{KQ}$ 的前 $d$ 列")],
-              conventions=["C2", "C3"],
-              revision={"previous": "confirmed",
-                        "why": "the quantifier 'only' is tested both ways over random settings: the other entries are "
-                               "irrelevant at 4 random (d, n, λ) (was one setting), and every entry of W_V's last row "
-                               "and of W_KQ's first d columns does change ŷ (otherwise 'depends only on' could hold "
-                               "vacuously for a smaller set)."})
+              conventions=["C2", "C3"])
 def full_vs_reduced(ctx):
     """The prediction depends only on the last row of W_V and the first d columns of W_KQ."""
     B, d, n, lam = 50, 3, 7, 0.7
@@ -289,26 +269,3 @@ def full_vs_reduced(ctx):
                            clauses="c1", scope="the same 4 settings; each entry moved by 1, max |Δŷ| relative to the "
                                                "mean |ŷ|")
     yield from full_loss_selfchecks(ctx, "000-full-vs-reduced")
-
-
-def full_loss_selfchecks(ctx, tag):
-    """Self-checks of the exact full-parameter loss (query token included) against the actual recursion — the
-    decomposition MSE = reduced MSE + E[(T₁ + T₂)²] that the landscape claims rely on."""
-    sz = sizes(ctx)
-    rng = rng_for(ctx, f"{tag}/full-loss")
-    dd, nn, g2, sw2, se2, noise = 2, 8, 0.9, 1.0, 0.1, 0.1
-    for k, lam2 in enumerate((0.8, 0.3)):     # case 2: v = b = 0, small λ, so the query token's own term dominates
-        scale = (0.4, 0.3) if k == 0 else (1.0, 1.0)
-        u, b = scale[0] * rng.standard_normal(dd), scale[0] * rng.standard_normal(dd) * (k == 0)
-        v, A = float(rng.standard_normal()) * (k == 0), scale[1] * rng.standard_normal((dd, dd))
-        ex = gla.full_parameter_loss(u, v, A, b, lam2, g2, nn, dd, sw2, se2, noise)
-        WVf, WKQf = rng.standard_normal((dd + 1, dd + 1)), rng.standard_normal((dd + 1, dd + 1))
-        WVf[dd, :dd], WVf[dd, dd], WKQf[:dd, :dd], WKQf[dd, :dd] = u, v, A, b
-        e = gla.gla_squared_errors(lam2, g2, nn, np.eye(dd), sw2, se2, noise, W_KQ=WKQf, W_V=WVf,
-                                   n_samples=sz["mc_prompts"] * 2, seed=ctx.seed_for(f"{tag}/full-loss/{k}"))
-        yield selfcheck.agreement(f"full-parameter loss (query term included) = recursion MSE, case {k + 1}",
-                                  batch_estimate(e, sz["mc_batches"]), ex)
-    loss, grad, _ = full_objective(0.8, g2, nn, 3, sw2, se2, noise)     # the flows' and searches' gradient route
-    th = rng.standard_normal(2 * 3 + 1 + 9)
-    yield selfcheck.identity("analytic gradient of the full-parameter loss = its complex-step derivative (d = 3)",
-                             grad(th), complex_step_gradient(loss, th), rtol=1e-11)
