@@ -387,7 +387,7 @@ class SourceGraph:
         ``__init__`` imports beside it (the task keys: a claim module's key does not hold its sibling rooms).
 
         >>> g = SourceGraph(["theorycheck"])
-        >>> "theorycheck.papers.gla.claims.shape" in g.closure(["theorycheck.papers.gla.fixtures"], parents="text")
+        >>> "theorycheck.papers.gla.claims.forgetting" in g.closure(["theorycheck.papers.gla.fixtures"], parents="text")
         False
         """
         if parents not in ("follow", "text"):

@@ -15,7 +15,7 @@ from theorycheck.models import dynamics
 from theorycheck.models.training import train_linear_attention
 from theorycheck.models import attention
 from theorycheck.models import training
-from . import _lds as lds
+from . import names as lds
 from theorycheck.papers.lds import fixtures, settings
 from theorycheck.papers.lds import reconciliation as rc
 from theorycheck.papers.lds.assumptions import twin_trajectories
