@@ -254,12 +254,6 @@ def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SE
         c.p_adjusted = q
         c.passed = q >= self_alpha
     family = 2 * len(stat) + len(gaps)
-    early = [s.statement for s in stat if (s.details.get("sequential") or {}).get("stopped_early")]
-    plan = max([(s.details.get("sequential") or {}).get("m_plan", family) for s in stat] or [family])
-    if early and family > plan:
-        raise ValueError(f"report {ledger.key}: {len(early)} sub-claim(s) stopped early at the level α/m_plan with "
-                         f"m_plan = {plan}, but the report's family has {family} hypotheses: Holm could undo those "
-                         "early decisions (raise verdicts.sequential.M_PLAN and run again)")
     for c in ledger.claims:
         for s in c.subclaims:
             decide(s, alpha, family)

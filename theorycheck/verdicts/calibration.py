@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from . import rules, sequential
+from . import rules
 from .rules.common import CALIBRATION_ALPHA
 
 __all__ = ["calibrate", "CASES", "ALPHA", "FWER", "POWER", "CRITERION"]
@@ -53,7 +53,6 @@ CRITERION = ("bound case: one-sided exact binomial test of rate ≤ α; power ca
 
 #: case -> (kind, fn(rng) -> bool): every registered rule's calibration cases, in registry order
 CASES = {case: spec for rule in rules.registry.REGISTRY.values() for case, spec in rule.calibration.items()}
-CASES.update(sequential.CALIBRATION)       # the staged (sequential) decisions, after every rule's own cases
 
 
 def calibrate(datasets: int = 2000, seed: int = 20261201, cases=None) -> list[dict]:
