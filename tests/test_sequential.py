@@ -241,6 +241,11 @@ def test_the_report_and_the_letter_state_n_used_of_its_maximum():
     validate_results(json.loads(json.dumps(results_document({"t": led}))))
 
 
+def test_the_declared_power_drift_of_the_calibration_case_has_design_power_09():
+    d = design(0.05, tuple(n / sequential.cases.N_MAX for n in look_sizes(sequential.cases.N_MAX)), sides=1)
+    assert abs(sequential_power(d, sequential.cases.POWER_DRIFT, 0.05) - 0.9) < 1e-4
+
+
 def test_calibration_cases_are_registered_after_the_fixed_sample_cases_and_hold():
     cases = list(calibration.CASES)
     seq = list(sequential.CASES)

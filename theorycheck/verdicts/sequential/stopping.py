@@ -2,9 +2,10 @@ r"""Staged sampling for a statistical sub-claim: which rules stop, when, and wha
 :mod:`theorycheck.verdicts.sequential`; the design and its proofs are in that package's docstring).
 
 :func:`sequential_estimate` draws the samples of ONE random stream in stages, ``draw(rng, k0, k1)`` → the samples
-k0 … k1 − 1 (first axis), and after each stage asks the claim's rule (``decide(estimate)`` → a
-:class:`~theorycheck.claims.SubClaim`) for its numbers. From them it forms the rule's *components* — the one- and
-two-sided t statistics its two p-values are made of — and stops at look k < K only when
+k0 … k1 − 1 (first axis), and after each stage estimates from the prefix. The claim's rule (``decide(estimate)`` →
+a :class:`~theorycheck.claims.SubClaim`) is asked at look 1 for its declared target and margin (and at the stopping
+look for the sub-claim it returns); from the estimate of every look the rule's *components* — the one- and two-sided
+t statistics its two p-values are made of — are formed, and it stops at look k < K only when
 
 1. the decision holds at look k: every component of the deciding hypothesis lies beyond its boundary (Lan–DeMets
    O'Brien–Fleming spending of total α/m_plan), and for a confirmation every trivial-alternative gap too; and
