@@ -10,6 +10,8 @@ Usage::
     python benchmarks/run.py --no-main --stamp reports/STAMP.json   # profile the run of record per task
     python benchmarks/run.py --cache-only          # the task cache (issue 23), quick; updates its section only
     python benchmarks/run.py --cache-only --full   # the same at the papers' own sizes (long)
+    python benchmarks/run.py --suite               # time the default test command (issue 31); its section only
+    python benchmarks/run.py --budget reports/STAMP.json  # where the paper-scale time goes, what sets each size
 
 Each ``benchmarks/bench_<key>.py`` exposes ``run(quick: bool = True) -> list[dict]`` with rows
 ``{"name", "value", "unit", "note"}``. The main job is timed as the README runs it
@@ -45,9 +47,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
-TARGET_QUICK_S = 45.0
-TARGET_FULL_S = 720.0
+from sections import KEPT_HEADS, budget_section, measure_suite, section, suite_section, update_section  # noqa: E402  (sibling script)
+
+TARGET_QUICK_S = {"warm": 45.0, "cold": 70.0}   # issue 31: warm (derivation check passed before) / cold
+TARGET_FULL_S = None                             # withdrawn by issue 31 (the experiments' own sizes stay)
 TARGET_WQK_SPEEDUP = 100.0          # exact routes (issue 6)
 TARGET_WQK_SAMPLED_SPEEDUP = 1000.0  # sampled routes, priors b and d (issue 11)
 TARGET_SIM_OVER_DRAWS = 2.0
@@ -350,17 +356,7 @@ def update_cache_section(path: Path, runs: list) -> None:
     kept.update({c["mode"]: c for c in runs})
     store.write_text(json.dumps(kept, indent=1, default=str) + "\n", encoding="utf-8")
     runs = [kept[m] for m in ("quick", "full") if m in kept]
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    lines = text.rstrip("\n").split("\n")
-    head = "## Task cache (issue 23)"
-    if head in lines:
-        i = lines.index(head)
-        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
-        lines[i:j] = cache_section(runs)
-    else:
-        j = next((k for k, ln in enumerate(lines) if ln == "## All benchmark rows"), len(lines))
-        lines[j:j] = cache_section(runs)
-    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    update_section(path, "## Task cache (issue 23)", cache_section(runs))
 
 
 # ----------------------------------------------------------------------------- output
@@ -403,14 +399,17 @@ def targets(results, main) -> list[tuple[str, str, str, str]]:
         out.append((f"simulator within {TARGET_SIM_OVER_DRAWS:g}x of its random draws (`{r['name']}`)",
                     f"{_fmt(r['value'])}x", r.get("note", ""), "met" if r["value"] <= TARGET_SIM_OVER_DRAWS else "MISSED"))
     for m in main:
-        tgt = TARGET_QUICK_S if m["mode"] == "quick" else TARGET_FULL_S
-        ok = m["returncode"] == 0 and m["wall_s"] <= tgt
         lab = f", {m['label']}" if m.get("label") else ""
-        out.append((f"`theorycheck run --{m['mode']}` <= {tgt:.0f} s (2 cores{lab})", f"{m['wall_s']} s",
+        if m["mode"] == "quick":
+            tgt = TARGET_QUICK_S["cold" if "cold" in m.get("label", "") else "warm"]
+            goal, ok = f"<= {tgt:.0f} s", m["returncode"] == 0 and m["wall_s"] <= tgt
+        else:
+            goal, ok = "(target withdrawn by issue 31)", None
+        out.append((f"`theorycheck run --{m['mode']}` {goal} (2 cores{lab})", f"{m['wall_s']} s",
                     "task seconds per paper: " + ", ".join(f"{k} {v} s" for k, v in m["check_s_per_paper"].items())
                     + (f"; derive check: {m['derive_check']}" if m.get("derive_check") else "")
                     + ("" if m["returncode"] == 0 else f"; EXIT STATUS {m['returncode']}"),
-                    "met" if ok else "MISSED"))
+                    "info" if ok is None else "met" if ok else "MISSED"))
     for k in (4, 6, 8):
         r = _find(results, lambda r, k=k: r["name"] == f"sympy_stats_E_order{k}")
         if r:
@@ -478,6 +477,10 @@ def write_results(results, main, mach, full: bool, path: Path, stamps=None, make
         L += _profile_lines(prof, label)
     for label, t in (makespans or {}).items():
         L += makespan_lines(label, t)
+    for head in KEPT_HEADS:          # sections measured on their own (--suite, --budget) survive a regeneration
+        kept = section(path, head)
+        if kept:
+            L += [""] + kept
     L += ["", "## All benchmark rows", ""]
     for b in results:
         L += [f"### `{b['file']}` ({b['status']}, {b['wall_s']} s)", "", "| name | value | unit | note |",
@@ -507,8 +510,23 @@ def main(argv=None) -> int:
                     help="with --cold-stamp: the cache folder that run used (default: theorycheck's cache folder)")
     ap.add_argument("--stamp", type=Path, action="append", default=[],
                     help="also profile the run recorded in this STAMP.json (e.g. reports/STAMP.json)")
+    ap.add_argument("--suite", action="store_true",
+                    help="only time the default test command (issue 31): updates its section of RESULTS.md")
+    ap.add_argument("--budget", type=Path, default=None, metavar="STAMP",
+                    help="only say where the paper-scale time of this STAMP.json goes and what sets each size "
+                         "(issue 31; declared in benchmarks/size_origins.json): updates its section of RESULTS.md")
     args = ap.parse_args(argv)
     quick = not args.full
+    if args.suite or args.budget:
+        if args.budget:
+            update_section(args.out, "## Where the paper-scale time goes (issue 31)", budget_section(args.budget))
+        if args.suite:
+            m = measure_suite()
+            (HERE / "suite.json").write_text(json.dumps(m, indent=1) + "\n", encoding="utf-8")
+            update_section(args.out, "## Test suite (issue 31)", suite_section(m))
+            print(f"suite: {m['wall_s']} s wall, {m['cpu_s']} s CPU, {m['outcome']}", file=sys.stderr)
+            return 0 if m["returncode"] == 0 else 1
+        return 0
     if args.cache_only:
         if args.cold_stamp is not None:
             from theorycheck.run.passed import cache_dir
