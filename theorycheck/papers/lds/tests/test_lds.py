@@ -12,7 +12,7 @@ from theorycheck.models.attention import gram_query
 from theorycheck.models import attention
 from theorycheck.models import dynamics
 from theorycheck.models import training
-from . import _lds as lds
+from . import lds_names as lds
 from theorycheck.papers.lds.generated import lds_identities as gi
 from theorycheck.papers.lds.generated import lds_scalar as gs
 from theorycheck.papers.lds.theory.wqk import poly_eval_moments, scalar_batch
