@@ -64,10 +64,24 @@ EXACT_RTOL = 1e-10
 #: as 001-eq18-pcg-form: relative residual of the projection onto span{P∇L(0), P∇²L P∇L(0)}
 SPAN_TOL = 1e-9
 
+
+def _quick(full: list, quick: list):
+    """A path's values: ``full`` at paper scale, the sub-list ``quick`` (its ends and an interior point) in quick mode
+    (the smoke test of an edit, issue 31)."""
+    if not (set(quick) <= set(full) and quick[0] == full[0] and quick[-1] == full[-1]):
+        raise ValueError(f"quick values {quick} must be a sub-list of {full} with the same ends")
+    return lambda ctx: list(quick if ctx.quick else full)
+
+
 _SKEWS = [0.0, 0.001, 0.01, 0.03, 0.1, 0.3, 1.0]
 _INV_NU = [0.0, 0.0025, 0.01, 0.025, 0.05, 0.07]          # ν = ∞, 400, 100, 40, 20, 14.3 (ν > 12: finite variance)
 _A_MAX = [0.9, 0.95, 0.99, 1.0, 1.02, 1.05, 1.1]
 _LEAK = [0.0, 1e-6, 1e-3, 1e-2, 0.1, 1.0]
+_W0 = [0.0, 1e-6, 1e-3, 1e-2, 0.1, 1.0]
+_WINDOWS = [-5, -3, -1, 1, 3]
+SKEWS, INV_NU = _quick(_SKEWS, [0.0, 0.01, 0.1, 1.0]), _quick(_INV_NU, [0.0, 0.01, 0.07])
+A_MAX, LEAK = _quick(_A_MAX, [0.9, 0.99, 1.02, 1.1]), _quick(_LEAK, [0.0, 1e-6, 1.0])
+W0, WINDOWS = _quick(_W0, [0.0, 1e-3, 1.0]), _quick(_WINDOWS, [-5, -1, 3])
 
 
 def _skewed(delta):
@@ -105,22 +119,23 @@ for _cid in ("001-lemma41-parity", "001-lemma41-structured-class"):
 
 @claims.stress("001-lemma41-parity", "central symmetry of the law of A (A and −A equally likely)",
                path="eigenvalues of A positive with probability (1 + δ)/2 (setting (a) otherwise); R = E[G_kl q_j y_T] "
-                    "for s = 2, 3, 4 (T = 30; 12 in quick mode), exact prior average",
-               violation="skew δ", values=_SKEWS)
+                    "for s = 2, 3, 4 (T = 30; s = 2, 3 and T = 12 in quick mode), exact prior average",
+               violation="skew δ", values=SKEWS)
 def parity_skew(ctx, delta):
     T = _skew_T(ctx)
     pr = _skewed(delta)
-    shares = [_share(stationarity_moments(T, s, pr)["R"], parity_zero_pattern(s)) for s in (2, 3, 4)]
+    windows = (2, 3) if ctx.quick else (2, 3, 4)
+    shares = [_share(stationarity_moments(T, s, pr)["R"], parity_zero_pattern(s)) for s in windows]
     return rules.equivalence(f"R vanishes on the predicted zeros (energy share ≤ {PATTERN_ENERGY_MAX:.0%}, worst of "
-                             "s = 2..4)", Estimate.exact(max(shares)), 0.0, margin=PATTERN_ENERGY_MAX,
+                             f"s = {windows[0]}..{windows[-1]})", Estimate.exact(max(shares)), 0.0, margin=PATTERN_ENERGY_MAX,
                              scope=_skew_scope(delta, T), chosen={"prior": f"skewed setting (a), δ = {delta}"},
-                             details={"energy_share_by_s": dict(zip((2, 3, 4), shares))})
+                             details={"energy_share_by_s": dict(zip(windows, shares))})
 
 
 @claims.stress("001-lemma41-structured-class", "central symmetry of the law of A (A and −A equally likely)",
                path="eigenvalues of A positive with probability (1 + δ)/2; E[G_kl q_j ŷ_T] of 5 random weights on the "
                     "Lemma 4.1 support, s = 2, T = 12 (8 in quick mode), exact prior average",
-               violation="skew δ", values=_SKEWS)
+               violation="skew δ", values=SKEWS)
 def structured_skew(ctx, delta):
     T = 8 if ctx.quick else 12   # the s = 2 feature Gram matrix is exact but costs O(T³) per form: a short horizon
     m = stationarity_moments(T, 2, _skewed(delta), gram=True)
@@ -154,7 +169,7 @@ claims.assumption("001-thm41-global-optimum", "the prediction reads only entry (
 @claims.stress("001-thm41-global-optimum", "central symmetry of the law of A (A and −A equally likely)",
                path="eigenvalues of A positive with probability (1 + δ)/2; the exact unconstrained optimum over the "
                     "three AR(1) coefficients (T = 30; 12 in quick mode)",
-               violation="skew δ", values=_SKEWS)
+               violation="skew δ", values=SKEWS)
 def optimum_skew(ctx, delta):
     T = _skew_T(ctx)
     m = stationarity_moments(T, 1, _skewed(delta), gram=True)
@@ -200,10 +215,10 @@ def _t_scope(nu, extra):
                     "mode); W* from "
                     "the Isserlis formula vs the best scalar of the simulated loss (Monte Carlo with the Gaussian twin "
                     "as control variate)",
-               violation="1/ν", values=_INV_NU)
+               violation="1/ν", values=INV_NU)
 def wstar_student_t(ctx, inv_nu):
     T = 12 if ctx.quick else config(ctx)["T"]
-    B, m = (20, 2500) if ctx.quick else (40, 8000)
+    B, m = (10, 1000) if ctx.quick else (40, 8000)
     nu = math.inf if inv_nu == 0 else 1.0 / inv_nu
     p = PRIOR_DEFAULTS
     w = wqk_star(T, make_prior("a", **p)).value
@@ -234,10 +249,10 @@ claims.assumption("001-isserlis-moments", "jointly Gaussian trajectories (Gaussi
 @claims.stress("001-isserlis-moments", "jointly Gaussian trajectories (Gaussian noises and initial state)",
                path="x₀, w_t, v_t Student-t with ν degrees of freedom (same variances), one system a = 0.8, d = 1, "
                     "T = 8; D = E[y_{T−1}² S²] by Isserlis vs Monte Carlo (Gaussian twin as control variate)",
-               violation="1/ν", values=_INV_NU)
+               violation="1/ν", values=INV_NU)
 def isserlis_student_t(ctx, inv_nu):
     T, a0 = 8, 0.8
-    B, m = (20, 10_000) if ctx.quick else (40, 50_000)
+    B, m = (10, 2000) if ctx.quick else (40, 50_000)
     nu = math.inf if inv_nu == 0 else 1.0 / inv_nu
     pr1 = DiagonalLDSPrior(1, 0.9, 1.0, 0.5, 0.5)
     _, D = wqk_star_moments(lds_autocovariance(scalar_batch(pr1, np.array([a0])), T))
@@ -267,7 +282,7 @@ for _cid in ("001-ar-approximation-exponential", "001-ar-approaches-kf"):
 
 def _gap_systems(ctx, a_max, name):
     p = PRIOR_DEFAULTS
-    n = 200 if ctx.quick else 1000
+    n = 50 if ctx.quick else 1000
     rng = np.random.default_rng(ctx.seed_for(name))
     a = rng.uniform(-a_max, a_max, (n, p["d"]))
     sysm = LDSBatch(a[:, :, None] * np.eye(p["d"]), np.ones((n, p["d"])),
@@ -285,7 +300,7 @@ def _stab_scope(a_max, n, T, sv):
 @claims.stress("001-ar-approximation-exponential", "marginal stability ρ(A) ≤ 1",
                path="setting (a) with the eigenvalue bound a_max pushed towards and beyond 1 (a_k ~ U[−a_max, a_max]); "
                     "decay exponent κ of the oracle AR(s) gap over the Kalman filter",
-               violation="a_max", values=_A_MAX)
+               violation="a_max", values=A_MAX)
 def exponential_stability(ctx, a_max):
     T = config(ctx)["T"]
     sv = list(range(1, 13 if ctx.quick else 16))
@@ -307,7 +322,7 @@ def exponential_stability(ctx, a_max):
 @claims.stress("001-ar-approaches-kf", "marginal stability ρ(A) ≤ 1",
                path="setting (a) with the eigenvalue bound a_max pushed towards and beyond 1; the smallest "
                     "family-average relative gap of the oracle AR(s) over s ≤ s_max",
-               violation="a_max", values=_A_MAX)
+               violation="a_max", values=A_MAX)
 def approaches_kf_stability(ctx, a_max):
     T = config(ctx)["T"]
     sv = list(range(1, 13 if ctx.quick else 16))
@@ -329,7 +344,7 @@ claims.assumption("001-ar-loss-convex", "at least as many in-context regressors 
 
 @claims.stress("001-ar-loss-convex", "at least as many in-context regressors as unknowns (n = T − s − 1 ≥ s)",
                path="T = 8, window s from 1 up to 5 (n = 6 down to 2), 500 Gaussian-noise prompts of setting (a)",
-               violation="s − n", values=[-5, -3, -1, 1, 3])
+               violation="s − n", values=WINDOWS)
 def convex_window(ctx, s_minus_n):
     T = 8
     s = (T - 1 + s_minus_n) // 2                # n = T − s − 1, so s − n = 2s − T + 1
@@ -377,7 +392,7 @@ def _leaky_predict(W, V, Y, m):
 @claims.stress("001-gd-identity", _MASK,
                path="the query token enters the attention sum with weight m (m = 0: the causal mask); Theorem 4.1's "
                     "weights, 200 prompts of setting (b), T = 20",
-               violation="leak weight m", values=_LEAK)
+               violation="leak weight m", values=LEAK)
 def gd_mask_leak(ctx, m):
     T = 20
     Y = _leak_prompts(ctx, 1, T)
@@ -390,7 +405,7 @@ def gd_mask_leak(ctx, m):
 
 @claims.stress("001-eq16-block-structure", _MASK,
                path="the query token enters (1/n) Y₀ M Y₀ᵀ with weight m; 200 prompts of setting (b), s = 2, T = 20",
-               violation="leak weight m", values=_LEAK)
+               violation="leak weight m", values=LEAK)
 def block_mask_leak(ctx, m):
     s, T = 2, 20
     Y = _leak_prompts(ctx, s, T)
@@ -412,7 +427,7 @@ def block_mask_leak(ctx, m):
 @claims.stress("001-eq17-form", _MASK,
                path="the query token enters the attention sum with weight m; random weights, 200 prompts of setting "
                     "(b), s = 4, T = 20",
-               violation="leak weight m", values=_LEAK)
+               violation="leak weight m", values=LEAK)
 def eq17_mask_leak(ctx, m):
     s, T = 4, 20
     Y = _leak_prompts(ctx, s, T)
@@ -430,7 +445,7 @@ claims.assumption("001-eq18-pcg-form", "PCG starts at w₀ = 0", stated=True, li
 @claims.stress("001-eq18-pcg-form", "PCG starts at w₀ = 0",
                path="two PCG steps (z = P r, exact line search) from w₀ = ρ·u, u a fixed random unit vector; random "
                     "weights, 200 prompts of setting (b), s = 3, T = 20",
-               violation="|w₀|", values=[0.0, 1e-6, 1e-3, 1e-2, 0.1, 1.0])
+               violation="|w₀|", values=W0)
 def pcg_start(ctx, r0norm):
     s, T = 3, 20
     Y = _leak_prompts(ctx, s, T)

@@ -8,9 +8,25 @@ r"""Shared computations of paper 001, each an independent task of the run engine
     window (common random numbers). A run is a chain of two tasks: ``training_head`` (the first half of its steps,
     returning the run's state) and ``training``, which resumes from it — the uninterrupted run's result bit for bit
     (``until``/``resume`` of the trainer), and no task longer than half a run.
+``optimum_moments``
+    one task per window s: the exact feature moments of setting (a) at T = config['T'] (a task of its own: s = 4
+    costs ~10 s).
 ``exact_optima``
-    one task per window s: exact feature moments (setting a) and a multi-start minimisation of the exact population
-    loss over all loss-relevant weights and inside each parity branch of Lemma 4.1.
+    one task per window s: a multi-start minimisation of the exact population loss over all loss-relevant weights and
+    inside each parity branch of Lemma 4.1, the exact best losses of the restricted families (the layer without the
+    Krylov term's features, one preconditioned GD step), and the optimum's predictor on fresh prompts.
+``corner_optima``
+    one task per (window, corner of the admissible prior box): the same at that corner (short multi-start), for the
+    extent of the Krylov term's share and of p's alignment.
+``support_polish``
+    one task per trained (setting, window s ≥ 2): L-BFGS on the exact loss from every trained run's weights (does the
+    run sit in the basin of a minimum off the Lemma 4.1 pattern?).
+``branch_flow``
+    one task per initial scale: exact-loss Adam from random initialisations at every learning rate of the grid (which
+    AR(1) branch the gradient route reaches without minibatch noise).
+``negligible_box``
+    one task per eigenvalue bound a_max: the s = 4 truncation bias relative to the Kalman MSE at the σ corners of the
+    admissible prior box.
 ``bias_profiles``
     one task per setting: the steady-state Kalman truncation bias and stationary AR(s) gaps of sampled systems.
 ``ratio_setting``
@@ -33,20 +49,25 @@ r"""Shared computations of paper 001, each an independent task of the run engine
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ...models.attention import attention_predict
+from ...models.dynamics import make_prior
 from ...models.filters import kalman_one_step_mse, oracle_ar_mse, steady_state_closed_loop_radius
 from ...models.training import train_linear_attention
 from ...verdicts import Estimate
 from . import reconciliation as rc
 from .registry import claims
-from .settings import (RECIPE, SETTINGS, config, parse_key, prior, recipe_chosen, rng_for, run_keys, test_set,
-                       train_size)
-from .theory.gd import ar_least_squares_predict
+from .settings import (PRIOR_DEFAULTS, PRIOR_PARAMS, RECIPE, SETTINGS, config, corner_priors, parse_key, prior,
+                       recipe_chosen, rng_for, run_keys, test_set, train_size)
+from .theory.ablation import family_losses, realising_weights
+from .theory.gd import ar_least_squares_predict, exact_halved_loss
 from .theory.isserlis import wqk_star_moments
 from .theory.kalman import truncation_profile
-from .theory.optimum import minimise, weights_of
+from .theory.optimum import (adam_on_exact_loss, loss_and_gradient, minimise, point_of, polish, theorem_branch_shares,
+                             weights_of)
 from .theory.pcg import pcg_diagnostics, pcg_quantities, random_direction_abs_cosine
 from .theory.stationarity import autocovariance_batch_mc, stationarity_moments
 from .theory.support import ar_gaps, offpattern_energy, support_masks
@@ -164,32 +185,148 @@ def recipe_runs(ctx, label):
 
 
 @claims.fixture(params=lambda ctx: list(config(ctx)["optimum_windows"]))
-def exact_optima(ctx, s):
+def optimum_moments(ctx, s):
+    """The exact feature moments of the AR(s) attention (setting (a), horizon ``config['T']``;
+    :func:`~theorycheck.papers.lds.theory.stationarity.stationarity_moments`, ``gram=True``) — a task of its own, so
+    that no task of :func:`exact_optima` is longer than 30 s at s = 4."""
+    m = stationarity_moments(config(ctx)["T"], s, prior("a"), gram=True)
+    return {k: m[k] for k in ("features", "gram", "b", "Eyy", "method")}
+
+
+@claims.fixture(params=lambda ctx: list(config(ctx)["optimum_windows"]), needs=("optimum_moments",),
+                select={"optimum_moments": lambda p, q: q == p})
+def exact_optima(ctx, s, optimum_moments):
     """Multi-start minimisation of the exact population loss of the AR(s) attention (setting (a), horizon
     ``config['T']``) over all loss-relevant weights and inside each parity branch of the Lemma 4.1 support
-    (:func:`~theorycheck.papers.lds.theory.optimum.minimise`), the exact moments, and — for s ≥ 2 — the comparison of
-    the best point's predictor with the two-step PCG predictor on fresh prompts."""
+    (:func:`~theorycheck.papers.lds.theory.optimum.minimise`), the exact moments, the exact best losses of the
+    restricted families (:func:`~theorycheck.papers.lds.theory.ablation.family_losses`), and — for s ≥ 2 — the best
+    point's predictor on fresh prompts: against the two-step PCG predictor and the alternatives of the PCG reading
+    (:func:`~theorycheck.papers.lds.theory.pcg.pcg_diagnostics`)."""
     cfg = config(ctx)
-    T, starts = cfg["T"], cfg["optimum_starts"]
-    m = stationarity_moments(T, s, prior("a"), gram=True)
+    T = cfg["T"]
+    starts = cfg["optimum_starts"] if s < 4 else cfg["optimum_starts_s4"]
+    m = optimum_moments[s]
     rng = np.random.default_rng(ctx.seed_for(f"exact-optima-{s}"))
     free = [_summary(p) for p in minimise(m, s, starts, rng)]
     branch = {k0: [_summary(p) for p in minimise(m, s, max(4, starts // 4), rng, k0_parity=k0)] for k0 in (0, 1)}
     c_un = np.linalg.solve(m["gram"], m["b"])
     out = {"s": s, "T": T, "free": free, "branch": branch, "unconstrained": float(0.5 * (m["Eyy"] - c_un @ m["b"])),
            "zero": 0.5 * m["Eyy"], "moments": {k: m[k] for k in ("features", "gram", "b", "Eyy")},
-           "C_unconstrained": c_un}
+           "C_unconstrained": c_un, "families": _families(m, s)}
     if s == 1:
         out["C12_optimum"] = float(c_un[1])
     else:
         best = min(free, key=lambda p: p["loss"])
         W, V = weights_of(best["x"], s)
         g = np.random.default_rng(ctx.seed_for(f"exact-optima-pcg-{s}"))
-        Y = prior("a").sample(g, 2000).simulate(T, g)
+        Y = prior("a").sample(g, cfg["optimum_prompts"]).simulate(T, g)
         q = pcg_quantities(W, V, Y)
         out["pcg_cos"] = q["cos_att_pcg"]
         out["pcg_relerr"] = np.linalg.norm(q["w_att"] - q["w_pcg"], axis=1) / np.linalg.norm(q["w_pcg"], axis=1)
+        out["at_optimum"] = _at_optimum(W, V, Y, q)
     return out
+
+
+def _families(m: dict, s: int) -> dict:
+    """The restricted families' exact losses, and the loss of the weights that realise the no-Hessian family
+    (a self-check: it must equal the family's least-squares loss)."""
+    f = family_losses(m, s)
+    W, V = realising_weights(f["coefficients"]["no_hessian"], m["features"], s)
+    return {**{k: v for k, v in f.items() if k != "coefficients"},
+            "no_hessian_realised": exact_halved_loss(W, V, m)}
+
+
+def _at_optimum(W, V, Y, q) -> dict:
+    """Per prompt, at the optimum's weights: the cosines of the predictor direction with the alternatives of the PCG
+    reading and of p with its reading's directions, and the in-context loss with and without the ξ₂p term."""
+    d = pcg_diagnostics(W, V, Y)
+    z0 = q["z0"]
+    return {"cos_att_gd": d["cos_att_gd"], "cos_att_ls": d["cos_att_ls"], "cos_p_illcond": d["cos_p_illcond"],
+            "cos_att_z0": np.sum(q["w_att"] * z0, 1) / np.maximum(
+                np.linalg.norm(q["w_att"], axis=1) * np.linalg.norm(z0, axis=1), 1e-300),
+            "cos_p_z0": q["cos_p_z0"], "loss_gain_p": d["loss_without_p"] - d["loss_with_p"]}
+
+
+@claims.fixture(params=lambda ctx: [f"{s}:{i}" for s in config(ctx)["corner_windows"] for i in range(16)])
+def corner_optima(ctx, key):
+    """At one corner ``i`` of the admissible prior box of setting (a) (:func:`~theorycheck.papers.lds.settings.corner_priors`)
+    and window s (``key = "s:i"``): the restricted families' exact losses, the best of a short multi-start search, and
+    at its weights the alignment of p with the most ill-conditioned mode of P∇²L on prompts of that corner."""
+    cfg = config(ctx)
+    s, i = (int(v) for v in key.split(":"))
+    corner, pr = corner_priors("a")[i]
+    m = stationarity_moments(cfg["T"], s, pr, gram=True)
+    rng = np.random.default_rng(ctx.seed_for(f"corner-optima-{key}"))
+    best = min(minimise(m, s, cfg["corner_starts"], rng), key=lambda p: p["loss"])
+    g = np.random.default_rng(ctx.seed_for(f"corner-optima-prompts-{key}"))
+    Y = pr.sample(g, cfg["corner_prompts"]).simulate(cfg["T"], g)
+    d = pcg_diagnostics(*weights_of(best["x"], s), Y)
+    return {"s": s, "corner": corner, "families": _families(m, s), "loss_found": best["loss"],
+            "gradient_norm": best["gradient_norm"], "cos_p_illcond": float(np.mean(d["cos_p_illcond"])),
+            "cos_p_illcond_se": float(np.std(d["cos_p_illcond"]) / np.sqrt(len(Y)))}
+
+
+@claims.fixture(params=lambda ctx: list(config(ctx)["branch_init_scales"]))
+def branch_flow(ctx, init):
+    """The branch each of ``config['branch_inits']`` random initialisations reaches under Adam on the exact AR(1) loss
+    (no minibatch noise; :func:`~theorycheck.papers.lds.theory.optimum.adam_on_exact_loss`), at every learning rate
+    of the declared recipe grid, for one initial scale: the gradient route's part of where training ends."""
+    cfg = config(ctx)
+    m = stationarity_moments(cfg["T"], 1, prior("a"), gram=True)
+    rng = np.random.default_rng(ctx.seed_for(f"branch-flow-{init}"))
+    out = {}
+    for lr in cfg["branch_lrs"]:
+        ends = [adam_on_exact_loss(m, 1, rng.standard_normal(4) * init, lr, cfg["branch_steps"])
+                for _ in range(cfg["branch_inits"])]
+        shares = [theorem_branch_shares(*weights_of(x, 1))[0] for x in ends]
+        losses = [loss_and_gradient(x, 1, m)[0] for x in ends]
+        out[lr] = {"theorem_share": shares, "loss": losses}
+    return {"init": init, "steps": cfg["branch_steps"], "runs": out, "optimum": min(
+        p["loss"] for p in minimise(m, 1, 4, np.random.default_rng(0)))}
+
+
+def _polish_keys(ctx) -> list[str]:
+    """``"<setting>:<s>"`` of the trained windows s ≥ 2 whose runs are polished on the exact loss (``config['polish']``,
+    those with runs)."""
+    cfg = config(ctx)
+    return [f"{st}:{s}" for st, s in cfg["polish"] if (st, s) in cfg["runs"]]
+
+
+def _polish_moments(ctx, st: str, s: int, optimum_moments: dict) -> dict:
+    """The exact feature moments of setting ``st`` at the training horizon (setting (a) at T = config['T']: those of
+    :func:`optimum_moments`; setting (d): a finite family closed under A → −A, as in 001-thm41-global-optimum)."""
+    cfg = config(ctx)
+    T = cfg["train_T"]
+    if st == "a" and T == cfg["T"] and s in optimum_moments:
+        return optimum_moments[s]
+    if st != "d":
+        return stationarity_moments(T, s, prior(st), gram=True)
+    sysm = prior(st).sample(rng_for(ctx, f"polish-moments-{st}-{s}"), cfg["polish_pairs"])
+    return stationarity_moments(T, s, prior(st), gram=True, method="rao-blackwell", systems=sysm, antithetic=True)
+
+
+@claims.fixture(params=_polish_keys, needs=("training", "optimum_moments"),
+                select={"training": lambda p, q: q.startswith(p + ":") and q.endswith(":free"),
+                        "optimum_moments": lambda p, q: p == f"a:{q}"})
+def support_polish(ctx, key, training, optimum_moments):
+    """For the free training runs of one (setting, window s ≥ 2) (``key = "<setting>:<s>"``): each run's off-pattern
+    energy share, and the end point of L-BFGS on the exact population loss at the training horizon started from the
+    run's weights (:func:`~theorycheck.papers.lds.theory.optimum.polish`: loss, off-pattern share, gradient norm,
+    smallest Hessian eigenvalue) — does the run sit in the basin of a minimum off the Lemma 4.1 pattern? — and the
+    best loss inside the structured class (a short multi-start search in each parity branch)."""
+    st, s = key.split(":")[0], int(key.split(":")[1])
+    m = _polish_moments(ctx, st, s, optimum_moments)
+    rng = rng_for(ctx, f"polish-class-{key}")
+    class_best = min(p["loss"] for k0 in (0, 1) for p in minimise(m, s, 2, rng, k0_parity=k0))
+    runs = []
+    for run_key in sorted(training, key=lambda k: parse_key(k)[2]):
+        r = training[run_key]
+        p = polish(m, s, point_of(r["W_QK"], r["W_V"]))
+        runs.append({"seed_index": parse_key(run_key)[2], "offpattern": offpattern_energy(r["W_QK"], r["W_V"]),
+                     "loss": p["loss"], "polished_offpattern": offpattern_energy(p["W_QK"], p["W_V"]),
+                     "gradient_norm": p["gradient_norm"], "min_hessian": p["min_hessian"]})
+    return {"setting": st, "s": s, "T": config(ctx)["train_T"], "method": m["method"], "class_best": class_best,
+            "runs": runs}
 
 
 def _summary(p: dict) -> dict:
@@ -207,6 +344,25 @@ def bias_profiles(ctx, setting):
     out = truncation_profile(sysm, sv)
     out.update(s_values=sv, n=len(sysm), rho_A=np.max(np.abs(np.linalg.eigvals(sysm.A)), axis=-1))
     return out
+
+
+@claims.fixture(params=lambda ctx: [0.5, 0.999, *config(ctx)["negligible_inner"]])
+def negligible_box(ctx, a_max):
+    """For one eigenvalue bound a_max of setting (a) (0.5 and 0.999: the ends of its admissible range — the corner
+    a_max = 1 at 0.999, the stationary law needs ρ(A) < 1 — and the inner values of ``config['negligible_inner']``):
+    at each of the 8 corners of (σ₀, σ_w, σ_v) in the admissible box, the family-average variance of the s = 4
+    truncation bias relative to the Kalman MSE over ``negligible_systems`` sampled systems (exact per system)."""
+    cfg = config(ctx)
+    names = ("sigma0", "sigma_w", "sigma_v")
+    ranges = {p.name: p.admissible for p in PRIOR_PARAMS}
+    out = []
+    for c in itertools.product(*(ranges[k] for k in names)):
+        corner = dict(zip(names, c))
+        pr = make_prior("a", **{**PRIOR_DEFAULTS, **corner, "a_max": a_max})
+        sysm = pr.sample(rng_for(ctx, f"negligible-{a_max}-{sorted(corner.items())}"), cfg["negligible_systems"])
+        p = truncation_profile(sysm, [4])
+        out.append((corner, float(p["bias"][:, 0].mean() / p["mse_kf"].mean())))
+    return {"a_max": a_max, "n": cfg["negligible_systems"], "corners": out}
 
 
 @claims.fixture(params=lambda ctx: list(SETTINGS))

@@ -168,10 +168,11 @@ RECIPE_TARGETS = [Target("AR(1): relative error of trained C₁₂ vs W*", "0.00
 
 
 def recipe_grid(quick: bool) -> list[str]:
-    """Labels ``"lr=…,init=…,steps=…"`` of the declared grid (quick: the learning rates only)."""
-    lrs = (0.001, 0.003, 0.01, 0.03)
+    """Labels ``"lr=…,init=…,steps=…"`` of the declared grid (quick: the toolkit's two learning rates, one init, a
+    short run)."""
+    lrs = (0.003, 0.01) if quick else (0.001, 0.003, 0.01, 0.03)
     inits = (0.1,) if quick else (0.01, 0.1, 0.5)
-    steps = (300,) if quick else (500, 2000)
+    steps = (150,) if quick else (500, 2000)
     return [f"lr={lr},init={i},steps={n}" for lr in lrs for i in inits for n in steps]
 
 

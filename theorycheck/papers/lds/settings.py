@@ -81,6 +81,10 @@ PCG_READING = Param("PCG reading", "z = P r, first direction the residual, exact
 #: Thresholds the seed leaves open (chosen, with the range a reader could have chosen).
 NEGLIGIBLE = Param("'negligible' threshold", 0.01, "chosen", "the seed gives no threshold for 'negligible': 1 % of the "
                    "Kalman MSE at the largest window the paper trains (s = 4)", admissible=(0.001, 0.05))
+MATERIAL_SHARE = Param("'material' share of the gain", 0.05, "chosen", "the seed gives no criterion for a term being "
+                       "what makes a predictor work (PCG/Krylov): it must carry at least 5 % of the gain over the "
+                       "trivial alternative, the toolkit's standard relative comparison margin",
+                       admissible=(0.01, 0.2))
 MATCH_MARGIN = Param("'matches KF' margin", 0.05, "chosen", "the seed gives no criterion for 'matching' the Kalman "
                      "filter: an MSE within 5 % of the Kalman MSE", admissible=(0.01, 0.2))
 
@@ -156,21 +160,27 @@ def config(ctx) -> dict:
     """Every size of the run (quick: small; full: as close to the paper as the time budget allows)."""
     if ctx.quick:
         return {
-            "T": 30, "wqk_mc_batches": 20, "wqk_mc_batch": 2000, "acov_per_batch": 2000, "rb_systems": 8000,
-            "antithetic_pairs": 500,
-            "ratio_test_n": 80_000, "isserlis_mc_batches": 20, "isserlis_mc_batch": 10_000,
-            "parity_systems": 32, "gap_systems": 500, "gap_s_max": 12, "symmetry_T": 30,
-            "gd_T_values": (4, 5, 6, 7, 8), "block_cases": ((1, 5), (2, 6), (3, 7)),
-            "pred_cases": ((1, 5), (2, 6)), "parity_s": (1, 2, 3, 4),
+            # quick: the smoke test of an edit (issue 31): every computation runs, at sizes that may leave a
+            # statistical verdict inconclusive, never at the opposite of the record's direction
+            "T": 30, "wqk_mc_batches": 20, "wqk_mc_batch": 1000, "acov_per_batch": 1000, "rb_systems": 1000,
+            "antithetic_pairs": 100,
+            "ratio_test_n": 10_000, "isserlis_mc_batches": 10, "isserlis_mc_batch": 4000,
+            "parity_systems": 8, "gap_systems": 500, "gap_s_max": 12, "symmetry_T": 30,
+            "gd_T_values": (4, 5), "block_cases": ((1, 5), (2, 6)),
+            "pred_cases": ((1, 5),), "parity_s": (1, 2, 3),
             "train_T": 12,
-            "runs": {("a", 1): 3, ("b", 1): 2, ("c", 1): 2, ("d", 1): 2,
+            "runs": {("a", 1): 2, ("b", 1): 2, ("c", 1): 2, ("d", 1): 2,
                      ("a", 2): 2, ("a", 3): 2, ("a", 4): 2, ("b", 4): 2},
-            "masked": (2, 3, 4), "masked_seeds": 2,
-            "steps": {"ar1": 1000, "sge2": 800}, "batch": {"ar1": 300, "sge2": 300}, "masked_steps": 800,
-            "test_n": 20_000, "pcg_n": 4000, "kf_test_n": 20_000,
-            "recipe_batch": 100,
-            "optimum_starts": 12, "optimum_windows": (1, 2, 3), "bias_systems": 300, "bias_s_max": 12,
-            "corner_systems": 5, "kf_exact_n": 5000,
+            "masked": (2,), "masked_seeds": 2,
+            "steps": {"ar1": 200, "sge2": 150}, "batch": {"ar1": 100, "sge2": 100}, "masked_steps": 150,
+            "test_n": 2000, "pcg_n": 500, "kf_test_n": 3000,
+            "recipe_batch": 50,
+            "optimum_starts": 6, "optimum_windows": (1, 2), "optimum_starts_s4": 6, "optimum_prompts": 1000,
+            "corner_windows": (), "corner_starts": 4, "corner_prompts": 1000,
+            "polish": (("a", 2),), "polish_pairs": 200,
+            "branch_init_scales": (0.1,), "branch_lrs": (0.01,), "branch_inits": 6, "branch_steps": 300,
+            "bias_systems": 60, "bias_s_max": 12, "negligible_systems": 10, "negligible_inner": (),
+            "corner_systems": 2, "kf_exact_n": 1000,
         }
     return {
         "T": 30, "wqk_mc_batches": 40, "wqk_mc_batch": 12_500, "acov_per_batch": 10_000, "rb_systems": 40_000,
@@ -187,7 +197,12 @@ def config(ctx) -> dict:
         "steps": {"ar1": 3000, "sge2": 2000}, "batch": {"ar1": 1000, "sge2": 1000}, "masked_steps": 2000,
         "test_n": 100_000, "pcg_n": 20_000, "kf_test_n": 100_000,
         "recipe_batch": 300,
-        "optimum_starts": 40, "optimum_windows": (1, 2, 3), "bias_systems": 2000, "bias_s_max": 15,
+        "optimum_starts": 40, "optimum_windows": (1, 2, 3, 4), "optimum_starts_s4": 24, "optimum_prompts": 20_000,
+        "corner_windows": (2, 3), "corner_starts": 8, "corner_prompts": 5000,
+        "polish": (("a", 2), ("a", 3), ("a", 4), ("b", 2), ("b", 3), ("c", 2), ("c", 3), ("d", 2)), "polish_pairs": 2000,
+        "branch_init_scales": (0.01, 0.1, 0.5), "branch_lrs": (0.001, 0.003, 0.01, 0.03), "branch_inits": 30,
+        "branch_steps": 2000, "bias_systems": 2000, "bias_s_max": 15, "negligible_systems": 1500,
+        "negligible_inner": (0.95, 0.99),
         "corner_systems": 20, "kf_exact_n": 40_000,
     }
 

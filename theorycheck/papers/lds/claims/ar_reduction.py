@@ -8,16 +8,17 @@ import sympy as sp
 
 from ....claims import Clause
 from ....verdicts import Estimate, rules, selfcheck
-from ...api import Note
+from ...api import Note, Remedy
 from ..registry import claims
-from ..settings import NEGLIGIBLE, SETTINGS, config, corner_priors, prior, prior_params, prior_scope, rng_for
+from ..settings import (NEGLIGIBLE, PRIOR_DEFAULTS, SETTINGS, config, corner_priors, prior, prior_params, prior_scope,
+                        rng_for)
 from ..theory.kalman import truncated_kalman_mse, truncation_profile
 from ..theory.support import decay_exponents
 from ..theory.symbolic import sym_ar_loss, sym_observations
 
 
 # ============================================================================ line 46
-@claims.claim("001-ar-approximation-exponential", lines=(46, 46), needs=("bias_profiles",),
+@claims.claim("001-ar-approximation-exponential", lines=(46, 46), needs=("bias_profiles", "negligible_box"),
               conventions=["C1", "C2", "C4"], weight="main",
               fragment=r"在可观测、边缘稳定（\(\rho(A)\le1\)）等假设下，\(\rho(A-kc^\top)<1\) 使偏置项随窗口 \(s\) 指数衰减、可忽略，"
                        r"于是序列退化成一个 AR(s) 噪声线性回归",
@@ -26,7 +27,7 @@ from ..theory.symbolic import sym_ar_loss, sym_observations
                        Clause("c2", r"\(\rho(A-kc^\top)<1\)", "condition"),
                        Clause("c3", r"使偏置项随窗口 \(s\) 指数衰减"), Clause("c4", "可忽略"),
                        Clause("c5", "于是序列退化成一个 AR(s) 噪声线性回归", "inference")])
-def ar_approximation_exponential(ctx, bias_profiles):
+def ar_approximation_exponential(ctx, bias_profiles, negligible_box):
     """Under observability and marginal stability, ρ(A − kcᵀ) < 1 makes the bias of the AR(s) approximation decay
     exponentially in the window s (its variance like ρ(A − kcᵀ)^{2κs} with κ near 1) and negligible (below 1 % of the
     Kalman MSE at s = 4), so the sequence is an AR(s) noisy linear regression."""
@@ -56,6 +57,7 @@ def ar_approximation_exponential(ctx, bias_profiles):
                                "(family average)", float(d["bias"][:, i4].mean() / d["mse_kf"].mean()), "<",
                                NEGLIGIBLE.value, clauses=["c4", "c5"], params=[*params, NEGLIGIBLE], scope=scope,
                                details={"relative_bias_by_s": (d["bias"].mean(0) / d["mse_kf"].mean()).tolist()})
+    yield from _negligible_box(ctx, bp["a"], negligible_box)
     sysm = prior("a").sample(rng_for(ctx, "truncated-kalman-check"), 100)
     pr = truncation_profile(sysm, [4])
     yield selfcheck.identity("truncated steady-state Kalman MSE = Kalman MSE + bias variance (orthogonality), s = 4",
@@ -64,6 +66,44 @@ def ar_approximation_exponential(ctx, bias_profiles):
                "(theory.kalman); its variance bounds the excess MSE of the best AR(s) predictor (both exact, stationary "
                "law). The condition 'observable, marginally stable' is not the operative one: along the stress path "
                "the decay holds for eigenvalues beyond 1 as well; the closed-loop radius ρ(A − kcᵀ) sets the rate.")
+
+
+def _negligible_box(ctx, d_default, negligible_box):
+    """'Negligible' at s = 4 over the stated domain ρ(A) ≤ 1: the family-average bias variance relative to the Kalman
+    MSE at the 16 corners of the admissible prior box (setting a; the corner a_max = 1 at 0.999, the stationary law
+    needs ρ(A) < 1), and — for the extent — at the a_max of ``config['negligible_inner']`` on the σ corners (fixture
+    ``negligible_box``)."""
+    cfg = config(ctx)
+    t = NEGLIGIBLE.value
+    rows = {(a, i): v for a, d in negligible_box.items() for i, (_, v) in enumerate(d["corners"])}
+    box = {k: v for k, v in rows.items() if k[0] in (0.5, 0.999)}
+    inner = {k: v for k, v in rows.items() if k not in box}
+    fail = sorted({a for (a, _), v in box.items() if v >= t})
+    worst = max(box.values())
+    per_sys = d_default["bias"][:, d_default["s_values"].index(4)] / d_default["mse_kf"]
+    where = (f"a_max = {', '.join(f'{a:g}' for a in fail)}: up to {100 * worst:.3g} % of the Kalman MSE at s = 4 "
+             f"(at {sum(v >= t for v in box.values())} of {len(box)} corners)" if fail else "nowhere in the box")
+    top = {a: max(v for (b, _), v in {**box, **inner}.items() if b == a) for a in sorted({a for a, _ in box} |
+                                                                                        {a for a, _ in inner})}
+    ok = [a for a in sorted(top) if top[a] < t and a < min(fail or [2.0])]
+    stops = f"at a_max ≤ {max(ok):g} (below {t:.0%} at every σ corner)" if ok else "nowhere in the box"
+    yield rules.inequality(f"(a) at s = 4 the bias variance is below {t:.0%} of the Kalman MSE (family average) at every "
+                           "corner of the admissible prior box (a_max up to 0.999)", np.array(list(box.values())),
+                           "<", t, clauses=["c1", "c4"], params=[*prior_params("a"), NEGLIGIBLE],
+                           scope=f"setting (a), {cfg['negligible_systems']} systems at each corner of a_max ∈ {{0.5, "
+                                 "0.999}, σ₀ ∈ {0.1, 10}, σ_w ∈ {0.05, 5}, σ_v ∈ {0.01, 5}, stationary law (exact per "
+                                 "system)",
+                           extent={"where": where, "holds_throughout": False, "stops": stops},
+                           details={"quantity": "the family-average bias variance over the Kalman MSE",
+                                    "reference": "the threshold", "largest_by_a_max": top,
+                                    "default_prior_largest_single_system": float(per_sys.max()),
+                                    "default_prior_share_of_systems_above": float(np.mean(per_sys >= t))})
+    if fail:
+        a_ok = max(ok) if ok else PRIOR_DEFAULTS["a_max"]
+        yield Remedy("state the margin from the unit circle that 'negligible' needs (ρ(A) ≤ 1 − δ, or a window growing "
+                     "with ρ(A)): at s = 4 the bias is at most {lo} % of the Kalman MSE over the σ corners at a_max = "
+                     "{a_ok} but up to {hi} % at a_max = {a_bad}", lo=100 * top[a_ok], a_ok=a_ok,
+                     hi=100 * top[max(fail)], a_bad=max(fail), clauses=["c4"])
 
 
 # ============================================================================ line 50

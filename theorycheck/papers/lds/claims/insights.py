@@ -13,10 +13,12 @@ from ....models.dynamics import OneSidedDiagonalLDSPrior
 from ....models.filters import kalman_one_step_mse
 from ....verdicts import Estimate, rules
 from ....verdicts.rules.trivial import against_trivial
-from ...api import Note
+from ....verdicts.simultaneous import grid_signs
+from ...api import Note, Remedy
 from ..registry import claims
-from ..settings import (MATCH_MARGIN, PRIOR_DEFAULTS, T_STATED, config, prior, prior_params, prior_scope, recipe_params,
-                        rng_for)
+from ._helpers import krylov_bracket, share_bounds
+from ..settings import (MATCH_MARGIN, MATERIAL_SHARE, PRIOR_DEFAULTS, T_STATED, config, prior, prior_params,
+                        prior_scope, recipe_params, rng_for)
 from ..theory.kalman import trivial_predictor_mse
 from ..theory.stationarity import stationarity_moments
 from ..theory.support import parity_zero_pattern
@@ -57,22 +59,61 @@ def symmetry_needed(ctx):
               clauses=[Clause("c1", "窗口越大，注意力实现的隐式优化越强（GD→PCG→Krylov）")])
 def window_stronger(ctx, kf_test, exact_optima):
     """A larger window gives a stronger implicit algorithm (GD → PCG → Krylov): the exact optimal loss of the attention
-    decreases with the window s, and so does the trained attention's test error."""
+    decreases with the window s, and so does the trained attention's test error; and the gain of the longer window
+    comes from the stronger algorithm the parenthesis names (its Krylov terms), not only from a longer one-step
+    predictor — the share of the s = 1 → s gain that the Krylov term carries must be material."""
     cfg = config(ctx)
     ss = sorted(exact_optima)
     best = [min(p["loss"] for p in exact_optima[s]["free"]) for s in ss]
-    yield rules.shape("(a) the exact optimal halved loss of the attention decreases with the window s", ss, best,
-                      shape="decreasing", resolution=1, clauses=["c1"], params=[T_STATED, *prior_params("a")],
-                      scope=f"{prior_scope('a')}, T = {cfg['T']}, s = {ss[0]}..{ss[-1]} (every integer window), exact "
-                            "population loss, best of a multi-start search")
+    yield from _window_share(exact_optima, cfg)
+    scope = (f"{prior_scope('a')}, T = {cfg['T']}, s = {ss[0]}..{ss[-1]} (every integer window), exact population loss, "
+             "best of a multi-start search")
+    if len(ss) >= 3:
+        yield rules.shape("(a) the exact optimal halved loss of the attention decreases with the window s", ss, best,
+                          shape="decreasing", resolution=1, clauses=["c1"], params=[T_STATED, *prior_params("a")],
+                          scope=scope)
+    else:                         # two windows (quick sizes): a curve needs three points, a decrease is one step
+        yield rules.inequality(f"(a) the exact optimal halved loss at s = {ss[-1]} is below the loss at s = {ss[0]}",
+                               best[-1], "<", best[0], clauses=["c1"], params=[T_STATED, *prior_params("a")],
+                               scope=scope)
     err = kf_test["err"]
     ws = sorted(err)
-    diff_ses = [Estimate.from_samples(err[b] - err[a]).se for a, b in zip(ws, ws[1:])]
+    steps = [Estimate.from_samples(err[b] - err[a]) for a, b in zip(ws, ws[1:])]
+    signs = grid_signs(steps)
     yield rules.shape("(a) test MSE of trained attention decreases with the window s", ws, [err[s].mean() for s in ws],
-                      shape="decreasing", diff_ses=diff_ses, resolution=1, clauses=["c1"],
+                      shape="decreasing", diff_ses=[e.se for e in steps], resolution=1, clauses=["c1"],
                       params=recipe_params(cfg, "a", 2),
                       scope=f"{prior_scope('a')}, T = {cfg['train_T']}, s = {ws[0]}..{ws[-1]}, {cfg['kf_test_n']} common "
-                            "test prompts, errors averaged over training seeds (AR(1) runs with lr 0.003)")
+                            "test prompts, errors averaged over training seeds (AR(1) runs with lr 0.003)",
+                      details={"x_name": "s", "steps": [e.mean for e in steps], "step_signs": signs.as_dict(),
+                               "step_signs_text": signs.text("the error rises", "falls", "window steps")})
+
+
+def _window_share(exact_optima, cfg):
+    """The share of the optimal loss's fall from s = 1 to each longer window that the Krylov term carries (rule share:
+    the baseline is the s = 1 optimum — one GD step —, the term's features removed and the rest refitted)."""
+    t = MATERIAL_SHARE.value
+    o1 = exact_optima[1]
+    L1 = min(p["loss"] for p in o1["free"])
+    worst, s_max, gain = 0.0, None, 0.0
+    for s, o in sorted(exact_optima.items()):
+        if s < 2:
+            continue
+        full, without, _ = krylov_bracket(o)
+        yield rules.share(f"s = {s}: the Krylov term P∇²L·q carries at least {100 * t:g} % of the optimal loss's "
+                          "gain over the window s = 1", full=full, without=without, baseline=L1, threshold=t, clauses=["c1"],
+                          params=[T_STATED, *prior_params("a"), MATERIAL_SHARE],
+                          scope=f"{prior_scope('a')}, T = {cfg['T']}, exact population loss: the s = 1 optimum "
+                                f"{L1:.6g} (one GD step) against the s = {s} optimum (bracketed) and the best s = {s} "
+                                "layer without the Krylov features (one preconditioned GD step and γp)",
+                          extent={"where": f"the default prior, s = {s}", "holds_throughout": False},
+                          details={"loss_s1": L1, "decisive": s == max(exact_optima)})
+        worst, s_max, gain = max(worst, share_bounds(full, without, L1)[1]), s, (L1 - without) / (L1 - full[1])
+    if s_max is not None and worst < t:
+        yield Remedy("say 'a longer window helps, mostly through a better one-step predictor': the optimal loss falls "
+                     "from {l1} at s = 1 to {ls} at s = {s}, and {pct} % of that fall is reached without the Krylov "
+                     "term", l1=L1, ls=min(p["loss"] for p in exact_optima[s_max]["free"]), s=s_max, pct=100 * gain,
+                     clauses=["c1"])
 
 
 @claims.claim("001-kf-one-layer", lines=(100, 100), needs=("kf_test", "exact_optima"), conventions=["C2", "C4", "C8"],
@@ -82,9 +123,12 @@ def window_stronger(ctx, kf_test, exact_optima):
                        Clause("c2", "给出了算法层面的解释", "inference",
                               untested="whether a reading 'explains' a phenomenon is not a computable statement")])
 def kf_one_layer(ctx, kf_test, exact_optima):
-    """Single-layer linear attention can match the Kalman filter (its MSE within 5 % of the Kalman MSE) — the trained
-    attention with the largest window, and the exact optimum of the attention for each window. Each contender must
-    beat the trivial predictors (zero, the last value; at the exact optimum also the oracle AR(1), system known)."""
+    """Single-layer linear attention can match the Kalman filter — "逼平", a vague verb decided with its declared table
+    of admissible margins (:mod:`theorycheck.verdicts.margins`, "matches"; our margin 5 % of the Kalman MSE): the
+    trained attention with the largest window, and the exact optimum of the attention at the largest window ("can":
+    the best one-layer attention; the smaller windows' excesses are recorded for the remedy). Each
+    contender must beat the trivial predictors (zero, the last value; at the exact optimum also the oracle AR(1),
+    system known)."""
     TRIVIAL = 0.05       # each contender must beat each trivial predictor by 5 % of that predictor's MSE
     cfg = config(ctx)
     T = cfg["train_T"]
@@ -92,25 +136,46 @@ def kf_one_layer(ctx, kf_test, exact_optima):
     s_max = max(err)
     zero = kf_test["zero"]
     m = MATCH_MARGIN.value
-    yield rules.superiority(f"(a) AR({s_max}) trained attention MSE < (1 + {m:.0%}) × Kalman MSE",
-                            Estimate.from_samples((1 + m) * kf - err[s_max]), clauses=["c1"],
-                            params=[*recipe_params(cfg, "a", s_max), MATCH_MARGIN],
-                            trivial=[against_trivial(f"AR({s_max}) attention", name, Estimate.from_samples(
-                                mse - err[s_max]), reference=float(mse.mean()), relative_margin=TRIVIAL)
-                                     for name, mse in (("predict zero", zero),
-                                                       ("predict the last value", kf_test["last"]))],
-                            scope=f"{prior_scope('a')}, T = {T}, {cfg['kf_test_n']} test prompts with their systems' "
-                                  "exact Kalman MSE (paired)",
-                            extent=_match_extent(float(err[s_max].mean() / kf.mean() - 1)),
-                            details={"attention_mse": {s: float(e.mean()) for s, e in err.items()},
-                                     "kalman_mse": float(kf.mean()), "zero_mse": float(zero.mean()),
-                                     "excess_ratio": float(err[s_max].mean() / kf.mean() - 1)})
-    yield from _kf_exact(ctx, exact_optima, m, TRIVIAL)
+    trained = rules.equivalence(f"(a) AR({s_max}) trained attention MSE ≈ Kalman MSE (within {m:.0%})",
+                                _paired_mse(err[s_max], kf), float(kf.mean()), margin=m, relative=True, verb="matches",
+                                clauses=["c1"], params=[*recipe_params(cfg, "a", s_max), MATCH_MARGIN],
+                                trivial=[against_trivial(f"AR({s_max}) attention", name, Estimate.from_samples(
+                                    mse - err[s_max]), reference=float(mse.mean()), relative_margin=TRIVIAL)
+                                         for name, mse in (("predict zero", zero),
+                                                           ("predict the last value", kf_test["last"]))],
+                                scope=f"{prior_scope('a')}, T = {T}, {cfg['kf_test_n']} test prompts with their systems' "
+                                      "exact Kalman MSE (paired)",
+                                extent=_match_extent(float(err[s_max].mean() / kf.mean() - 1)),
+                                details={"quantity": f"the trained AR({s_max}) attention's MSE",
+                                         "reference": "the Kalman MSE", "decisive": True,
+                                         "attention_mse": {s: float(e.mean()) for s, e in err.items()},
+                                         "kalman_mse": float(kf.mean()), "zero_mse": float(zero.mean()),
+                                         "excess_ratio": float(err[s_max].mean() / kf.mean() - 1),
+                                         "gap_closed": float((zero.mean() - err[s_max].mean()) /
+                                                             (zero.mean() - kf.mean()))})
+    yield trained
+    exact = list(_kf_exact(ctx, exact_optima, m, TRIVIAL))
+    yield exact[-1]                 # "can match": the best one-layer attention, the largest window
+    ub = trained.details["upper_bound"]
+    ex = [sc.details["excess_ratio"] for sc in exact if sc.details["window"] >= 2]
+    if ub > m and ex:
+        yield Remedy("say 'matches the Kalman filter to within {ub} %' (95 % upper confidence bound of the trained "
+                     "AR({s}) attention's excess MSE; the optimal layer is {lo} % to {hi} % above it for s ≥ 2), or "
+                     "'closes {closed} % of the gap between predicting zero and the Kalman filter'",
+                     ub=100 * ub, s=s_max, lo=100 * min(ex), hi=100 * max(ex),
+                     closed=100 * trained.details["gap_closed"], clauses=["c1"])
     ctx.save_figure(_kf_figure(kf_test), "lds_kf_baseline",
                     f"One-step MSE (not halved) in setting (a), d = {PRIOR_DEFAULTS['d']}, T = {T}: Kalman filter "
                     f"(known system) and trained one-layer attention (mean over seeds) on {kf_test['n']} test prompts; "
                     f"oracle AR(s) (known system) and in-context AR(s) least squares on {kf_test['n_baselines']} of "
                     "them; against the window s.")
+
+
+def _paired_mse(mse, kf) -> Estimate:
+    """The contender's MSE with the SE of its paired difference from the Kalman MSE (prompt by prompt or system by
+    system): the Kalman mean plus the mean paired excess."""
+    d = Estimate.from_samples(np.broadcast_to(mse, kf.shape) - kf)
+    return Estimate(float(kf.mean()) + d.mean, d.se, d.n, d.df)
 
 
 def _match_extent(excess: float) -> dict:
@@ -132,9 +197,9 @@ def _kf_exact(ctx, exact_optima, m, trivial_margin):
     zero = trivial["predict zero"]
     for s, o in sorted(exact_optima.items()):
         mse = 2 * min(p["loss"] for p in o["free"])              # the halved population loss, not halved
-        yield rules.superiority(f"(a) AR({s}) exact optimal attention MSE < (1 + {m:.0%}) × Kalman MSE",
-                                Estimate.from_samples((1 + m) * kf - mse), clauses=["c1"],
-                                params=[T_STATED, *prior_params("a"), MATCH_MARGIN],
+        yield rules.equivalence(f"(a) AR({s}) exact optimal attention MSE ≈ Kalman MSE (within {m:.0%})",
+                                _paired_mse(mse, kf), float(kf.mean()), margin=m, relative=True, verb="matches",
+                                clauses=["c1"], params=[T_STATED, *prior_params("a"), MATCH_MARGIN],
                                 trivial=[against_trivial(f"AR({s}) optimal attention", name,
                                                          Estimate.from_samples(t - mse), reference=float(t.mean()),
                                                          relative_margin=trivial_margin)
@@ -142,7 +207,9 @@ def _kf_exact(ctx, exact_optima, m, trivial_margin):
                                 extent=_match_extent(mse / float(kf.mean()) - 1),
                                 scope=f"{prior_scope('a')}, T = {T}, exact optimum (multi-start), Kalman MSE exact per "
                                       f"system over {cfg['kf_exact_n']} sampled systems",
-                                details={"optimal_attention_mse": mse, "kalman_mse": float(kf.mean()),
+                                details={"quantity": f"the optimal AR({s}) attention's MSE",
+                                         "reference": "the Kalman MSE", "window": s,
+                                         "optimal_attention_mse": mse, "kalman_mse": float(kf.mean()),
                                          "excess_ratio": mse / float(kf.mean()) - 1, "zero_mse": float(zero.mean())})
 
 

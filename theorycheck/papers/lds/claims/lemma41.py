@@ -116,7 +116,7 @@ def lemma41_structured_class(ctx, exact_optima):
                              worst, 0.0, atol=0.0, clauses=["c1"],
                              scope=f"s = {s}, both parity branches, 10 random structured weights")
     T = config(ctx)["T"]
-    for s in (2, 3):
+    for s in sorted(w for w in exact_optima if w >= 2):
         m = exact_optima[s]["moments"]
         F = m["features"]
         zf = np.array([bool(parity_zero_pattern(s)[j - 1, k - 1, l - 1]) for (k, l, j) in F])
@@ -173,6 +173,16 @@ def lemma41_reduces_search(ctx, exact_optima):
         yield rules.identity(f"s = {s}: lowest loss over all weights = lowest loss in the structured class", best_free,
                              best_class, rtol=RTOL, clauses=["c1"], params=[T_STATED, *prior_params("a")], scope=scope,
                              details={"off_class_local_minima": off, "unconstrained_C_optimum": o["unconstrained"]})
+        if s == 1:
+            # exact: the unconstrained optimum over the effective coefficients bounds every weight from below, and the
+            # class attains it (Theorem 4.1's route) — no search needed
+            yield rules.identity("s = 1: the best loss in the structured class = the unconstrained optimum over the "
+                                 "effective coefficients (a lower bound for every weight)", best_class,
+                                 o["unconstrained"], rtol=RTOL, clauses=["c1"], params=[T_STATED, *prior_params("a")],
+                                 scope=f"{prior_scope('a')}, T = {T}, s = 1, exact moments",
+                                 details={"quantity": "the structured class's best loss",
+                                          "reference": "the lower bound"})
+            continue
         yield rules.search(f"s = {s}: a point outside the class with a lower loss than the class's optimum",
                            found=len(better), tried=len(o["free"]), clauses=["c1"],
                            params=[T_STATED, *prior_params("a")], scope=scope)

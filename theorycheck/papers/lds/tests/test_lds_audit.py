@@ -8,8 +8,11 @@ import pytest
 from theorycheck.models.attention import effective_coefficients
 from theorycheck.models.dynamics import DiagonalLDSPrior, make_prior
 from theorycheck.models.filters import steady_state_closed_loop_radius
+from theorycheck.papers.lds import assumptions as asm
 from theorycheck.papers.lds import settings
+from theorycheck.papers.lds.claims._helpers import share_bounds
 from theorycheck.papers.lds.theory import kalman, optimum, pcg
+from theorycheck.papers.lds.theory.ablation import family_losses, realising_weights
 from theorycheck.papers.lds.theory.gd import exact_halved_loss, exact_loss_gradient
 from theorycheck.papers.lds.theory.stationarity import stationarity_moments
 from theorycheck.papers.lds.theory.support import offpattern_energy
@@ -146,3 +149,46 @@ def test_params_declare_what_is_stated_and_what_is_chosen():
 
 class _Ctx:
     quick = False
+
+
+# ----------------------------------------------------------------------------- the re-audit of issue 29
+def test_restricted_families_are_ordered_and_realised(mom2):
+    """Dropping feature blocks can only raise the exact best loss; the layer W_V = e e ᵀ with the no-Krylov
+    coefficients attains its family's least-squares loss exactly (the families are realisable, not bounds)."""
+    f = family_losses(mom2, 2)
+    assert f["zero"] > f["scalar_gd"] >= f["preconditioned_gd"] >= f["no_hessian"] >= f["unconstrained"]
+    W, V = realising_weights(f["coefficients"]["no_hessian"], mom2["features"], 2)
+    assert exact_halved_loss(W, V, mom2) == pytest.approx(f["no_hessian"], rel=1e-10)
+    with pytest.raises(ValueError, match="Hessian-block"):
+        realising_weights(np.ones(len(mom2["features"])), mom2["features"], 2)
+
+
+def test_polish_and_exact_adam_descend(mom2):
+    """L-BFGS from any point ends at a certified stationary point no worse than the start; Adam on the exact loss
+    lowers it (both on the same exact loss as minimise)."""
+    rng = np.random.default_rng(3)
+    x0 = rng.standard_normal(9) * 0.3
+    L0 = optimum.loss_and_gradient(x0, 2, mom2)[0]
+    p = optimum.polish(mom2, 2, x0)
+    assert p["loss"] <= L0 and p["gradient_norm"] < 1e-6
+    best = min(q["loss"] for q in optimum.minimise(mom2, 2, 4, np.random.default_rng(0)))
+    assert p["loss"] >= best * (1 - 1e-9)
+    x = optimum.adam_on_exact_loss(mom2, 2, x0, 0.01, 200)
+    assert optimum.loss_and_gradient(x, 2, mom2)[0] < L0
+
+
+def test_krylov_share_bounds_bracket_the_point_value():
+    """The share of the gain is an interval that shrinks to the point value when the optimum is known exactly."""
+    lo, hi = share_bounds((0.99, 1.0), 1.1, 2.0)
+    assert 0 <= lo <= (1.1 - 1.0) / (2.0 - 1.0) <= hi
+    assert share_bounds((1.0, 1.0), 1.1, 2.0) == pytest.approx(((1.1 - 1) / 1.0, (1.1 - 1) / 1.0))
+
+
+def test_quick_stress_values_keep_the_ends():
+    """Quick stress paths use a sub-list of the paper's values with the same ends (holds, violated)."""
+    class Ctx:
+        def __init__(self, quick):
+            self.quick = quick
+    for path in (asm.SKEWS, asm.INV_NU, asm.A_MAX, asm.LEAK, asm.W0, asm.WINDOWS):
+        full, quick = path(Ctx(False)), path(Ctx(True))
+        assert set(quick) <= set(full) and quick[0] == full[0] and quick[-1] == full[-1] and len(quick) < len(full)

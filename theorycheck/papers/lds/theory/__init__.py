@@ -7,7 +7,8 @@ condition's exact moments, batch Monte Carlo of second moments), :mod:`.gd` (one
 :mod:`.support` (parity patterns, supports, AR gaps and decay exponents), :mod:`.pcg` (the PCG reading of Eqs.
 16–18 and what it is compared with), :mod:`.symbolic` (SymPy versions of the construction), :mod:`.optimum` (exact
 minimisation of the population loss over the weights: global optima, parity branches, certified local minima),
-:mod:`.kalman` (the steady-state Kalman predictor, its truncation bias and the trivial predictors). Quantities with
+:mod:`.kalman` (the steady-state Kalman predictor, its truncation bias and the trivial predictors), :mod:`.ablation`
+(the exact best losses of the layer restricted to feature blocks of Eq. 17: what the Krylov term carries). Quantities with
 several routes name their reference: :data:`.wqk.REFERENCE_ROUTE` and :data:`.stationarity.REFERENCE_ROUTE`
 (``"rao-blackwell"``, the definition by sampled systems), tested route by route in ``tests/test_lds_routes.py``. The models themselves (systems, priors, the
 attention layer, filters, training) are in :mod:`theorycheck.models`; the old path :mod:`theorycheck.lds`

@@ -28,7 +28,8 @@ from ....validate import check_array, check_int, check_real
 from .gd import check_moments
 from .support import support_masks
 
-__all__ = ["weights_of", "point_of", "loss_and_gradient", "hessian", "minimise", "theorem_branch_shares"]
+__all__ = ["weights_of", "point_of", "loss_and_gradient", "hessian", "minimise", "polish", "adam_on_exact_loss",
+           "theorem_branch_shares"]
 
 
 def weights_of(x, s: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,6 +168,40 @@ def minimise(moments: dict, s: int, starts: int, rng: np.random.Generator, k0_pa
         out.append({"loss": L, "x": x, "W_QK": W, "W_V": V, "gradient_norm": gn, "min_hessian": hmin,
                     "branch": _branch(W, V) if s == 1 else None})
     return out
+
+
+def polish(moments: dict, s: int, x0) -> dict:
+    r"""L-BFGS on the exact loss from the point ``x0`` (e.g. trained weights, :func:`point_of`), certified as in
+    :func:`minimise`: ``loss``, ``x``, ``W_QK``, ``W_V``, ``gradient_norm``, ``min_hessian``."""
+    s = check_int("s", s, minimum=1, maximum=64)
+    x0 = check_array("x0", x0, ndim=1, shape=((s + 1) * (s + 1),))
+    pairs, nf, gram, b, Eyy = _terms(moments, s)
+    res = minimize(lambda x: _loss_grad(x, pairs, nf, gram, b, Eyy), x0, jac=True, method="L-BFGS-B",
+                   options={"maxiter": 20_000, "ftol": 1e-16, "gtol": 1e-13, "maxcor": 30})
+    free = np.arange(x0.size)
+    L, gn, hmin = _certify(res.x, s, pairs, nf, gram, b, Eyy, free)
+    W, V = _weights(res.x, s)
+    return {"loss": L, "x": res.x, "W_QK": W, "W_V": V, "gradient_norm": gn, "min_hessian": hmin}
+
+
+def adam_on_exact_loss(moments: dict, s: int, x0, lr: float, steps: int, warmup: float = 0.05) -> np.ndarray:
+    r"""Adam (β = 0.9, 0.999, ε = 1e-8; no weight decay) on the *exact* population loss from ``x0``, with a linear
+    warm-up over the first ``warmup`` share of the steps and cosine decay to 0 (the schedule of C8): the gradient
+    route without minibatch noise. Returns the end point."""
+    s = check_int("s", s, minimum=1, maximum=64)
+    x = check_array("x0", x0, ndim=1, shape=((s + 1) * (s + 1),)).copy()
+    lr = check_real("lr", lr, 0.0, 10.0, low_open=True)
+    steps = check_int("steps", steps, minimum=2, maximum=1_000_000)
+    pairs, nf, gram, b, Eyy = _terms(moments, s)
+    m1, m2 = np.zeros_like(x), np.zeros_like(x)
+    warm = max(1, int(check_real("warmup", warmup, 0.0, 1.0) * steps))
+    for t in range(1, steps + 1):
+        g = _loss_grad(x, pairs, nf, gram, b, Eyy)[1]
+        rate = t / warm if t <= warm else 0.5 * (1 + np.cos(np.pi * (t - warm) / max(1, steps - warm)))
+        m1 = 0.9 * m1 + 0.1 * g
+        m2 = 0.999 * m2 + 0.001 * g * g
+        x = x - lr * rate * (m1 / (1 - 0.9 ** t)) / (np.sqrt(m2 / (1 - 0.999 ** t)) + 1e-8)
+    return x
 
 
 def _branch(W, V) -> str:
