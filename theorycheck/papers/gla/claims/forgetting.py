@@ -3,16 +3,18 @@ after the monotonicity of ξ) and the experiment row on λ (line 57), in seed or
 from __future__ import annotations
 
 import numpy as np
+from scipy.optimize import minimize_scalar
 
 from ....claims import Clause, Param
 from ....figures import new_figure
 from ....verdicts import rules, selfcheck
-from ...api import Derivation, Note
+from ...api import Derivation, Note, Remedy
 from .. import theory as gla
 from ..derivations import gla_loss as dgl
 from ..fixtures import DRIFT_GAMMAS, DRIFT_SEARCH_TASKS, filter_params
 from ..generated import gla_loss as gen
 from ..registry import claims
+from ..theory.sums import scaled_sums
 from ..settings import (D_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2,
                         SE2_RANGE, SW2, gamma_param, params_exp, sizes)
 from ._helpers import (batch_estimate, error_curve, filter_trivial, filters_scope, fmt_grid, inverted_u_search, opt,
@@ -125,20 +127,68 @@ def lambda_equals_gamma_not_optimal(ctx):
                            "<=", LAM_RESOLUTION, clauses="c3", reading="noise term = the label noise σ²N₀ of Λ̃",
                            params=params_exp([0.8]), extent=ext,
                            scope=f"{EXP}, γ = 0.8, σ² = 0 (the seed's model): λ* − γ = {noise_free[SE2]:.4f}")
-    rows = []
+    # class 4 (issue 29): the cause is tested by the share of the effect the named term carries, exactly, at the
+    # experiments' d = 10. Share = part of the gain of moving off the symmetric guess λ = γ (L(γ) → L(λ*)) that is
+    # lost when λ is chosen by ξ without the term (λ*₋), everything evaluated on the true train error L. 'Because of'
+    # = the term carries the majority of the effect: threshold 0.5, declared here before the data.
+    BECAUSE = 0.5
+    G0, NOISY = 0.8, 0.1                  # γ of the claim; a label-noise level at which the σ²N₀ term is present
+    rows = {}
+    for label, a2, nz, noise in (("A₂ (+ σ²N₀), σ² = 0", 0.0, 1.0, 0.0), ("σ²N₀, σ² = 0", 1.0, 0.0, 0.0),
+                                  (f"σ²N₀, σ² = {NOISY:g}", 1.0, 0.0, NOISY)):
+        full = gla.optimal_lambda(G0, N_EXP, D_EXP, SW2, SE2, noise, grid_size=201)
+        minus = _argmax_xi_without(G0, a2, nz, noise)
+        loss = lambda x: gla.train_error(x, G0, N_EXP, D_EXP, SW2, SE2, noise)      # noqa: E731
+        rows[label] = {"full": full.error, "without": loss(minus), "baseline": loss(G0), "lam": full.lam,
+                       "lam_without": minus}
+    r = rows["A₂ (+ σ²N₀), σ² = 0"]
+    yield rules.share("the offset of λ* from γ is carried by A₂ + σ²N₀ (without it the optimum is λ = γ)",
+                      full=r["full"], without=r["without"], baseline=r["baseline"], threshold=BECAUSE, clauses="c3",
+                      reading="noise term = A₂ + σ²N₀ (everything in Λ̃ but the trace term)",
+                      params=params_exp([G0]),
+                      details={"lam_star": r["lam"], "lam_without_term": r["lam_without"]},
+                      scope=f"{EXP}, γ = {G0}, σ_e² = 0.01, exact: λ* = {r['lam']:.4f}; without A₂ the maximiser of ξ is "
+                            f"{r['lam_without']:.6f}; baseline: the symmetric guess λ = γ")
+    for label in ("σ²N₀, σ² = 0", f"σ²N₀, σ² = {NOISY:g}"):
+        q = rows[label]
+        yield rules.share(f"the offset of λ* from γ is carried by the label-noise term σ²N₀ ({label.split(', ')[1]})",
+                          full=q["full"], without=q["without"], baseline=q["baseline"], threshold=BECAUSE,
+                          clauses="c3", reading="noise term = the label noise σ²N₀ of Λ̃",
+                          params=params_exp([G0]) if label.endswith("= 0") else
+                          [*params_exp([G0])[:2], *params_exp([G0])[3:], Param(
+                              "label_noise", NOISY, "chosen", "a label noise at which the σ²N₀ term is present",
+                              admissible=(0.0, 10.0))],
+                          details={"lam_star": q["lam"], "lam_without_term": q["lam_without"]},
+                          scope=f"{EXP}, γ = {G0}, σ_e² = 0.01, {label.split(', ')[1]}, exact: λ* = {q['lam']:.4f}; "
+                                f"without σ²N₀ the maximiser of ξ is {q['lam_without']:.4f}")
+    offs = {}
     for d in (10, 100, 1000):
         exact = gla.optimal_lambda(0.8, N_EXP, d, SW2, SE2, grid_size=201).lam - 0.8
-        pred = gla.lambda_star_large_d_correction(0.8, N_EXP, d, SW2, SE2)["lam_pred"] - 0.8
-        rows.append((d, exact, pred))
-    yield rules.identity("the offset is the balance of A₂ (+ σ²N₀) against the trace term (d + 1)B: the first-order "
-                         "balance G′(γ)/((d + 1)F″(γ)) gives it (d = 1000)", rows[-1][1], rows[-1][2], rtol=0.05,
-                         clauses="c3", reading="noise term = A₂ + σ²N₀ (everything in Λ̃ but the trace term)",
-                         params=[P_N, P_NOISE, P_SW2, P_LAMBDA, gamma_param(0.8), P_SE2],
-                         scope=f"γ = 0.8, n = {N_EXP}, σ_e² = 0.01, exact offsets at d ∈ {{10, 100, 1000}}: "
-                               + "; ".join(f"d = {d}: {e:.5f} (first order {p:.5f})" for d, e, p in rows))
+        offs[d] = exact
+        if d == 1000:     # our first-order formula against our exact optimum: a self-check, not evidence
+            pred = gla.lambda_star_large_d_correction(0.8, N_EXP, d, SW2, SE2)["lam_pred"] - 0.8
+            yield selfcheck.identity("first-order law G′(γ)/((d + 1)F″(γ)) = the exact offset λ* − γ to 5 % (d = 1000)",
+                                     exact, pred, rtol=0.05)
+    yield Remedy("say that λ* < γ at finite d because of the A₂ term (it carries {share} % of the offset; label noise "
+                 "shrinks it, to {o_noisy} at σ² = {nz}); the offset vanishes like 1/d: {o10}, {o100}, {o1000} at "
+                 "d = 10, 100, 1000", clauses=["c3"],
+                 share=100 * (r["without"] - r["full"]) / (r["baseline"] - r["full"]),
+                 o_noisy=rows[f"σ²N₀, σ² = {NOISY:g}"]["lam"] - G0, nz=NOISY,
+                 o10=offs[10], o100=offs[100], o1000=offs[1000])
     yield Note("G = (A₂ + σ²N₀)/B and F = log(D₁²/B) (theorycheck.gla.lambda_star_large_d_correction). As d → ∞ only "
                "the trace term remains and λ* = γ (000-monotonicity-regimes); at finite d the A₂ term pulls λ* below "
-               "γ even without label noise.")
+               "γ even without label noise. The seed does not define its 'noise term'; in its model (no label noise) "
+               "every term of Λ̃ is built from the AR(1) covariance that the drift noise drives, so no word of the "
+               "sentence rules the A₂ reading out.")
+
+
+def _argmax_xi_without(gamma, a2, nz, noise):
+    """The maximiser over λ of ξ = D₁²/(a2·A₂ + (d + 1)B + nz·σ²N₀) at the experiments' d, n (a term removed by a
+    zero coefficient): bounded Brent, xatol 1e-11."""
+    def neg(x):
+        _, sm, nzc = scaled_sums(x, gamma, N_EXP, SW2, SE2, noise)
+        return -sm.D1 ** 2 / (a2 * sm.A2 + (D_EXP + 1) * sm.B + nz * nzc * sm.N0)
+    return float(minimize_scalar(neg, bounds=(1e-3, 1.0), method="bounded", options={"xatol": 1e-11}).x)
 
 
 @claims.claim("000-thm3-test-error", lines=(50, 50), weight="main",
@@ -149,11 +199,11 @@ def lambda_equals_gamma_not_optimal(ctx):
 def thm3_test_error(ctx):
     """Theorem 3 characterises the test error exactly when the train and test distributions differ (sequence length,
     dynamics, input distribution)."""
-    MARGIN = 0.02
     sz = sizes(ctx)
     blocks = dgl.isserlis_blocks(2)["pairs"]
     for name, (got, want) in blocks.items():
         yield rules.identity(f"Isserlis block '{name}' of the loss at any fixed Γ has the closed form", got, want,
+                             clauses="c1",
                              scope="SymPy, d = 2, symbolic Λ, s_i, ρ_ij, σ² (any test law of the model family)")
     yield Derivation(gen.LATEX["loss"])
     shifts = [("sequence length n 20 → 40", (0.7, 0.8, 20, np.eye(3), 1.0, 0.1, 0.0), dict(test_n=40)),
@@ -168,10 +218,13 @@ def thm3_test_error(ctx):
                                    te.get("test_sigma_w2", sw2), te.get("test_sigma_e2", se2), te.get("test_noise", noise),
                                    W_KQ=o.W_KQ, W_V=o.W_V, n_samples=sz["stress_mc_prompts"],
                                    seed=ctx.seed_for(f"000-thm3/{k}"))
-        yield rules.agreement(f"test error under a shift of the {name} = the exact expression",
-                              batch_estimate(e, sz["mc_batches"]), exact, margin=MARGIN,
-                              scope=f"train λ = {lam}, γ = {g}, n = {n}, d = {L.shape[0]}; {e.size} test prompts of the "
-                                    "actual recursion at the train-optimal weights; margin 2 %")
+        # our closed form against our simulation of the recursion: a self-check, never a vote (issue 29)
+        yield selfcheck.agreement(f"test error under a shift of the {name} = the exact expression (train λ = {lam}, "
+                                  f"γ = {g}, n = {n}, d = {L.shape[0]}; {e.size} test prompts)",
+                                  batch_estimate(e, sz["mc_batches"]), exact)
+    yield Note("Theorem 3's characterisation is decided by the exact derivation (the Isserlis blocks of the loss at any "
+               "fixed Γ, under any test law of the model family: length, dynamics, input and noise law); the Monte Carlo "
+               "of the recursion under each named shift is our closed form against our simulation, a self-check.")
 
 
 @claims.claim("000-thm3-floor", lines=(50, 50), weight="supporting",
