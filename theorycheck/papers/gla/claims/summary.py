@@ -195,7 +195,7 @@ def _condition_audit(ctx):
                                "exactly, so λ* < 1 and the error at λ* is below λ = 1's", slopes, ">", 0.0,
                                clauses="c1", params=searched,
                                details={"quantity": "the exact slope dL/dλ at λ = 1",
-                                        "points": [{k2: pts[k][k2] for k2 in ("gamma", "sigma_e2", "n", "d")} | {
+                                        "unresolved_points": [{k2: pts[k][k2] for k2 in ("gamma", "sigma_e2", "n", "d")} | {
                                             "float_gain": gains[k]} for k in low]},
                                scope=f"the {len(low)} of {len(pts)} points whose relative gain is below {GAIN_RESOLUTION:g} "
                                      "(smallest float gain " + f"{min(gains[k] for k in low):.2g}): dL/dλ at λ = 1 in "
