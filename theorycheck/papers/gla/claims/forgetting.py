@@ -36,7 +36,7 @@ def inverted_u(ctx):
         for label, se2, p in (("σ_e² = 0.01", SE2, P_SE2), ("stationary σ_e² = 1 − γ²", 1 - g * g, P_SE2_STATIONARY)):
             lams, err = error_curve(g, se2=se2)
             yield rules.shape(f"the train error is inverted-U in λ (γ = {g}, {label})", lams, err,
-                              shape="unimodal-maximum", resolution=0.01, clauses="c1",
+                              shape="unimodal-maximum", resolution=0.01, clauses="c1", details={"x_name": "λ"},
                               params=[P_D, P_N, P_NOISE, P_SW2, P_LAMBDA, gamma_param(g), p], extent=ext,
                               scope=f"{EXP}, σ_w² = 1, {label}, λ grid 0.01..1 (step 0.01), exact")
     fig, axes = new_figure(2, 1, width=4.4)
@@ -56,6 +56,9 @@ def inverted_u(ctx):
                            [r.error_linear_attention for r in opts], clauses="c2",
                            params=[P_D, P_N, P_NOISE, P_SW2, P_LAMBDA, gamma_param(GAMMAS), P_SE2],
                            scope=f"{EXP}, σ_w² = 1, σ_e² ∈ {{0.01, 1 − γ²}}, γ ∈ {fmt_grid(GAMMAS)}, exact")
+    yield Remedy("describe the error as U-shaped in λ and ξ as the inverted U: the error's minimum is at λ* = {l5}, "
+                 "{l8} and {l95} (γ = 0.5, 0.8, 0.95; d = 10, n = 100) and its largest value at an end of (0, 1]",
+                 clauses=["c1"], l5=opts[0].lam, l8=opts[1].lam, l95=opts[2].lam)
     yield Note("For Λ = I the train error is d(s_{n+1} − ξ) + σ² (000-thm2-xi): the error and ξ have mirrored shapes — "
                "ξ is the inverted U, the error a U with its minimum at λ*. The extent search samples the whole "
                "admissible range of γ, σ_e², n and d and finds no interior maximum anywhere.")
@@ -279,7 +282,9 @@ def thm3_floor(ctx):
               fragment="这恰恰是 GLA 软性整合历史信息相对硬参数更新（LMS/RLS）的价值所在",
               clauses=[Clause("c1", "这恰恰是 GLA 软性整合历史信息相对硬参数更新（LMS/RLS）的价值所在", "inference")],
               conventions=["C1", "C4", "C6"],
-              readings={"the floor itself favours GLA": "ruled out: the floor bounds LMS, RLS and GLA alike (see the note)"})
+              readings={"the floor itself favours GLA": "ruled out by the words «相对硬参数更新（LMS/RLS）的价值»: a value "
+                                                        "relative to LMS/RLS, which a floor common to every predictor "
+                                                        "(LMS, RLS and GLA alike, see the note) cannot carry"})
 def floor_favours_soft_integration(ctx, filters):
     """The irreducible floor is exactly where the value of GLA's soft integration of the history, relative to the hard
     parameter updates of LMS/RLS, lies."""
@@ -293,6 +298,12 @@ def floor_favours_soft_integration(ctx, filters):
                                             "every predictor shares", params=filter_params(f),
                                     trivial=filter_trivial(f), details={"floor": floor},
                                     scope=filters_scope(f) + f"; floor σ_e² tr Λ = {floor:g} (exact)")
+    f9 = filters[max(filters)]
+    gap = {k: -paired(f9, k, "gla").mean for k in ("lms", "rls")}
+    if min(gap.values()) > 0:
+        yield Remedy("state the setting (d, σ_e², σ_w²) under which GLA comes closer to the floor than tuned filters: at "
+                     "d = 10, γ = {g} GLA's error exceeds LMS's by {lms} and RLS's by {rls}", clauses=["c1"],
+                     g=max(filters), lms=gap["lms"], rls=gap["rls"])
     yield Note("The floor bounds every predictor of y_{n+1} from the past alike (GLA, LMS, RLS, the Kalman filter): the "
                "innovation e_{n+1} is independent of all they see. So the floor itself cannot separate GLA from LMS/RLS "
                "(an inference whose premise also holds for the alternative it contrasts with); the sentence is read as "
@@ -313,7 +324,7 @@ def experiment_inverted_u(ctx):
     for g in (0.8, 0.95):
         lams, err = error_curve(g)
         yield rules.shape(f"train / test loss inverted-U in λ (γ = {g})", lams, err, shape="unimodal-maximum",
-                          resolution=0.01, clauses="c1", params=params_exp([g]), extent=ext,
+                          resolution=0.01, clauses="c1", params=params_exp([g]), extent=ext, details={"x_name": "λ"},
                           scope=f"{EXP}, γ = {g}, λ grid 0.01..1 (100 points), exact population loss of the "
                                 "train-optimal weights (= the test loss on fresh prompts of the training law)")
         r = opt(g)
@@ -324,6 +335,9 @@ def experiment_inverted_u(ctx):
                                        seed=ctx.seed_for(f"000-exp-u/{g}/{lam}"))
             yield selfcheck.agreement(f"test MSE of the recursion = exact loss curve (γ = {g}, λ = {lam})",
                                       batch_estimate(e, sz["mc_batches"]), gla.train_error(lam, g, N_EXP, D_EXP, SW2, SE2))
+    yield Remedy("describe the train/test loss as U-shaped in λ: at d = 10, n = 100 its minimum is at λ* = {l8} "
+                 "(γ = 0.8) and {l95} (γ = 0.95), its largest value at λ = 1", clauses=["c1"], l8=opt(0.8).lam,
+                 l95=opt(0.95).lam)
     yield Note("In the population (train on the law, test on fresh prompts of the same law) the train and the test "
                "loss at a fixed λ are the same function of λ; the Monte Carlo checkpoints test that curve on the "
                "actual recursion. The loss is a U (an interior minimum at λ*), not an inverted U, wherever searched.")
@@ -425,6 +439,11 @@ def lambda_importance(ctx):
                                   clauses=["c2", "c3"], params=ps, extent=ext,
                                   scope=f"{EXP}, γ = {g}, " + (f"σ_w² = 1, σ_e² ∈ {fmt_grid(levels)}" if nk == "drift"
                                                                else f"σ_e² = 0.01, σ² ∈ {fmt_grid(levels)}") + ", exact")
+    yield Remedy("say 'the smaller γ, the more one should forget' (1 − λ* = {f8} at γ = 0.8, {f975} at γ = 0.975): the "
+                 "gain from tuning λ grows with γ ({g8} % → {g975} %) and does not grow with the noise (at γ = 0.8 it is "
+                 "{gl0} % without label noise and {gl1} % at σ² = 1)", clauses=["c1", "c2", "c3"],
+                 f8=base[0.8]["forgetting"], f975=base[0.975]["forgetting"], g8=100 * base[0.8]["gain"],
+                 g975=100 * base[0.975]["gain"], gl0=100 * label[(0.8, 0.0)]["gain"], gl1=100 * label[(0.8, 1.0)]["gain"])
     yield Note("Measures (theorycheck.gla.lambda_importance): gain = 1 − L*(λ*)/L*(1); sensitivity = "
                "max± L*(λ* ± 0.05)/L*(λ*) − 1; forgetting = 1 − λ*. The seed's model has no label noise (C1); the "
                "label-noise reading extends it.")

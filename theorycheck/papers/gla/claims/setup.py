@@ -11,7 +11,7 @@ from ....claims import Clause, Param
 from ....models.attention import gla_forward
 from ....models.prompts import ar1_drift_prompts
 from ....verdicts import rules, selfcheck
-from ...api import Note
+from ...api import Note, Remedy
 from .. import theory as gla
 from ..derivations import gla_loss as dgl
 from ..registry import claims
@@ -62,13 +62,17 @@ def gamma_to_1_stationary(ctx):
                           "nσ_e²/(σ_w² + (n + 1)σ_e²) > 0",
                  "values": {f"{k:g}": v[0] for k, v in ends.items()}}
     yield rules.identity("no drift within the prompt at γ = 1", ends[SE2][0], 0.0, atol=1e-15, reading=RB, clauses="c1",
-                         params=[P_SW2, P_SE2], extent=drift_ext, scope=f"σ_w² = 1, σ_e² = {SE2}, n = {N_EXP}, exact")
+                         params=[P_SW2, P_SE2], extent=drift_ext,
+                         details={"quantity": "the relative drift over the prompt at γ = 1", "decisive": True}, scope=f"σ_w² = 1, σ_e² = {SE2}, n = {N_EXP}, exact")
     lam_ext = {"searched": {"sigma_e2": list(SE2_RANGE)},
                "holds_throughout": all(1.0 - v[1].lam > LAM_RESOLUTION for v in ends.values()),
                "values": {f"{k:g}": v[1].lam for k, v in ends.items()}}
     yield rules.identity("at γ = 1 no forgetting is optimal (λ* = 1)", ends[SE2][1].lam, 1.0, atol=LAM_RESOLUTION,
                          reading=RB, clauses="c1", params=[P_D, P_N, P_NOISE, P_SW2, P_LAMBDA, P_SE2], extent=lam_ext,
                          scope=f"{EXP}, σ_w² = 1, σ_e² = {SE2}, exact (λ* by Brent to 1e-10)")
+    yield Remedy("write 'γ → 1 and σ_e² → 0' (as line 48 does): with the drift noise fixed at σ_e² = {se2} the weights "
+                 "still drift by {drift} % of their norm over the prompt at γ = 1, and λ* = {lam}", clauses=["c1"],
+                 se2=SE2, drift=100 * ends[SE2][0], lam=ends[SE2][1].lam)
     yield Note("Drift is measured by E‖w_{n+1} − w_n‖²/E‖w_{n+1}‖² (per step) and E‖w_{n+1} − w_1‖²/E‖w_{n+1}‖² "
                "(within the prompt), exact from Cov(w_i, w_j) = γ^{j−i} s_i (theorycheck.gla.drift_statistics). The "
                "extents evaluate the 'σ_e² fixed' reading at both ends and the middle of the admissible σ_e² range; "

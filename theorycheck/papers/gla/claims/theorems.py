@@ -10,7 +10,7 @@ import sympy as sp
 from ....claims import Clause, Param
 from ....figures import new_figure
 from ....verdicts import rules, selfcheck
-from ...api import Derivation, Note
+from ...api import Derivation, Note, Remedy
 from .. import theory as gla
 from ..derivations import gla_loss as dgl
 from ..fixtures import box_points
@@ -336,6 +336,10 @@ def monotonicity_regimes(ctx):
                          "D₁²/B is that of γ − λ, for any variances)", lhs, rhs, reading=READ_INF, clauses=["c2", "c3"],
                          scope="SymPy, n = 4, symbolic a_k = s_{n+1−k} > 0")
     yield from _controlling_quantity()
+    off = {d: gla.optimal_lambda(0.8, N_EXP, d, SW2, SE2, grid_size=201).lam - 0.8 for d in (D_EXP, 100, 1000)}
+    yield Remedy("state the maximiser of ξ as γ − O(1/d) rather than γ: at γ = 0.8, n = 100 the offset λ* − γ is {o10} "
+                 "at d = 10 (λ* = {lam}), {o100} at d = 100 and {o1000} at d = 1000, in either regime", clauses=["c2", "c3"],
+                 o10=off[D_EXP], lam=0.8 + off[D_EXP], o100=off[100], o1000=off[1000])
     yield Derivation(r"\lambda\,(2D_1'B-D_1B')=\sum_{k>j}2(k-j)a_ka_j\lambda^{k+j}(\lambda^j\gamma^k-\lambda^k\gamma^j),\quad a_k=s_{n+1-k}")
     yield Note("ξ's maximiser is the optimal λ* (the train error is d(s_{n+1} − ξ)). As d → ∞ it is γ for every choice "
                "of variances (Cauchy–Schwarz), so the two regimes are not needed; at finite d it sits below γ by "
