@@ -42,7 +42,7 @@ from .settings import (BETAS_FULL, BETAS_QUICK, D_EXP, D_STACK, GAMMA_DEPTH, GAM
                        SE2_RANGE, STACK_ADAM_LR, STACK_BATCH, STACK_GD_LR, STACK_INIT, STACK_RESTARTS, SW2, T_FILTER,
                        gamma_param, reconcile_sizes, sizes)
 
-__all__ = ["filters", "filter_scan", "filter_eval", "bayes", "stack", "stack_run", "landscape", "LANDSCAPE_MODEL", "stack_data",
+__all__ = ["filters", "filter_scan", "filter_eval", "bayes", "stack", "stack_run", "stack_nested", "landscape", "LANDSCAPE_MODEL", "stack_data",
            "reconciled_filters", "reconcile_bank", "reconcile_part", "GRADIENT_ROUTE_NOTE", "filter_params", "rec_params", "bayes_extent", "BAYES_SE2",
            "box_points", "drift_search", "DRIFT_GAMMAS", "DRIFT_SEARCH_TASKS"]
 
@@ -207,20 +207,60 @@ def stack_run(ctx, param):
         return str(exc)
 
 
-@claims.fixture(params=lambda ctx: list(sizes(ctx)["stack_depths"]), needs=("stack_run",))
-def stack(ctx, param, stack_run):
+def _best(runs):
+    return min(runs, key=lambda r: r.losses[-1])      # best restart by its final training loss (training data only)
+
+
+def _ok_runs(stack_run, depth):
+    return [v for (d, _), v in sorted(stack_run.items()) if d == depth and not isinstance(v, str)]
+
+
+@claims.fixture(needs=("stack_run",))
+def stack_nested(ctx, stack_run):
+    """The nested restart of every depth L ≥ 2 (issue 29, class 1/3): the depth-L stack contains the depth-(L − 1) one
+    (a layer with W_V = 0 is the identity, C8), so its training minimum cannot lie above it. Start from the best
+    depth-(L − 1) stack (its own nested restart included) with one more layer, W_V = 0 and W_KQ small random, and run
+    the Armijo gradient descent only (monotone): its training loss ends at or below the shallower stack's."""
+    sz = sizes(ctx)
+    Xtr, Ytr, _, _ = stack_data(ctx)
+    depths = sorted(sz["stack_depths"])
+    best = {depths[0]: _best(_ok_runs(stack_run, depths[0]))}
+    runs, start = {}, {}
+    D = Xtr.shape[2] + 1
+    for depth in depths[1:]:
+        prev = best[depth - 1]
+        start[depth] = float(prev.losses[-1])
+        rng = np.random.default_rng(ctx.seed_for(f"000-stack/nested/{depth}"))
+        init = [*prev.W_KQs, STACK_INIT * rng.standard_normal((D, D)), *prev.W_Vs, np.zeros((D, D))]
+        try:
+            runs[depth] = gla.train_gla_stack(depth, LAM_MULTI, Xtr, Ytr, adam_steps=0, gd_steps=sz["stack_gd_steps"],
+                                              gd_lr=STACK_GD_LR, init_scale=STACK_INIT, normalise=True, init=init,
+                                              seed=ctx.seed_for(f"000-stack/nested/{depth}"))
+        except FloatingPointError as exc:
+            runs[depth] = str(exc)
+        best[depth] = _best(_ok_runs(stack_run, depth) + ([runs[depth]] if not isinstance(runs[depth], str) else []))
+    return {"runs": runs, "start_loss": start}
+
+
+@claims.fixture(params=lambda ctx: list(sizes(ctx)["stack_depths"]), needs=("stack_run", "stack_nested"))
+def stack(ctx, param, stack_run, stack_nested):
     Xtr, Ytr, Xte, Yte = stack_data(ctx)
     mine = [v for (depth, _), v in sorted(stack_run.items()) if depth == param]
+    nested = stack_nested["runs"].get(param)
+    if nested is not None:
+        mine.append(nested)
     runs, diverged = [r for r in mine if not isinstance(r, str)], [r for r in mine if isinstance(r, str)]
     if not runs:
         raise FloatingPointError(f"every restart of the depth-{param} GLA stack diverged: {diverged}")
-    run = min(runs, key=lambda r: r.losses[-1])      # best restart by its final training loss (training data only)
-    config = {**run.config, "restarts": STACK_RESTARTS, "diverged_restarts": diverged}
+    run = _best(runs)
+    config = {**run.config, "restarts": STACK_RESTARTS, "nested_restart": nested is not None,
+              "diverged_restarts": diverged}
     tr = (gla_stack_forward(Xtr, Ytr, run.lams, run.W_KQs, run.W_Vs, True) - Ytr[:, -1]) ** 2
     te = (gla_stack_forward(Xte, Yte, run.lams, run.W_KQs, run.W_Vs, True) - Yte[:, -1]) ** 2
     return {"depth": param, "train_sq": tr, "test_sq": te, "train_zero_sq": Ytr[:, -1] ** 2,
             "test_zero_sq": Yte[:, -1] ** 2, "losses": run.losses, "grad_norms": run.grad_norms,
-            "phase_switch": run.phase_switch, "config": config, "lams": run.lams}
+            "phase_switch": run.phase_switch, "config": config, "lams": run.lams,
+            "nested_start_loss": stack_nested["start_loss"].get(param)}
 
 
 def _landscape_params(ctx):

@@ -195,7 +195,13 @@ def depth_ablation(ctx, stack):
                     f"Train ({stack[depths[0]]['train_sq'].size} prompts) and test ({stack[depths[0]]['test_sq'].size} "
                     f"prompts) MSE ± 2 SE of the trained GLA stack against depth {depths}; d = {D_STACK}, n = {N_STACK}, "
                     f"γ = {GAMMA_DEPTH}, σ_w² = 1, σ_e² = 0.01.")
+    # the depth-L family contains the depth-(L − 1) stack (nested restart, fixtures.stack_nested): its training error
+    # cannot end above the shallower one's on the same training set — a self-check of the training, not a vote
+    tr_means = [float(np.mean(stack[k]["train_sq"])) for k in depths]
+    yield selfcheck.inequality("nested depths: train error(L) ≤ train error(L − 1) on the shared training set",
+                               tr_means[1:], "<=", [1.0000001 * x for x in tr_means[:-1]])
     ps, rec = stack_params(stack[depths[0]]["config"]), _diverged(*(stack[k] for k in depths))
+    rec["nested_restart_chosen"] = {str(k): bool(stack[k]["config"].get("nested_start")) for k in depths}
     for split, key in (("train", "train_sq"), ("test", "test_sq")):
         M = np.array([stack[k][key] for k in depths])                   # (depths, prompts): paired across depths
         n = M.shape[1]
