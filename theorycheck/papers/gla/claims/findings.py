@@ -283,14 +283,33 @@ def _reduced_random_flows(ctx):
     return out
 
 
-@claims.claim("000-random-init", lines=(75, 75), needs=("landscape",), conventions=["C1", "C3", "C4", "C9"],
+_EXP_FLOW_REASON = ("the flows at the experiment's setting (d = 10, n = 100) run at paper scale only (tens of seconds "
+                    "each): quick sizes")
+
+
+def _experiment_flow_params(rows) -> list:
+    return [P_D, P_N, P_SW2, P_SE2, P_NOISE, P_LAMBDA, gamma_param(sorted({r["gamma"] for r in rows}) or [0.8]),
+            Param("lambda", "λ*", "convention", "the trained gate of the experiment: its optimum"),
+            Param("init_scale", tuple(sorted({r["sigma"] for r in rows})) or (0.3, 1.0), "chosen",
+                  "i.i.d. Gaussian initialisation (C9), relative scales; line 75 names none", admissible=(0.001, 10.0))]
+
+
+def _certified(r, tol=1e-6, hess_tol=-1e-8):
+    """A flow or search end point certified as a spurious local minimum (gradient reduced ≥ 10⁶-fold, no negative
+    curvature beyond 1e-8 relative, no probe descends, gap above ``tol``)."""
+    return (r["status"] == "critical" and r["hess_min_rel"] >= hess_tol and r["probe"] is not None
+            and all(v["fraction_nonnegative"] == 1.0 for v in r["probe"].values()) and r["rel_gap"] > tol)
+
+
+@claims.claim("000-random-init", lines=(75, 75), needs=("experiment_flows",), conventions=["C1", "C3", "C4", "C9"],
               weight="supporting", title="Random Gaussian initialisation already reproduces the theory's predictions",
               clauses=[Clause("c1", "实验用随机高斯初始化即复现理论预测"),
                        Clause("c2", "说明定理对初始化的限制在实践中并非必要", "inference")])
-def random_init(ctx, landscape):
+def random_init(ctx, experiment_flows):
     """Experiments with random Gaussian initialisation already reproduce the theoretical predictions, so the
     initialisation condition of the theorem is not needed in practice."""
-    TOL = 1e-6       # the flow reached the global minimum: relative distance (reduced) / loss gap (full)
+    TOL = 1e-6       # the reduced flow reached the closed-form optimum: relative distance
+    REPRODUCE = 0.02  # 复现 'reproduces the prediction': our margin on the loss; the verb table of 'matches' decides
     red = _reduced_random_flows(ctx)
     yield rules.inequality("every random initialisation reaches the closed-form optimum", red, "<=", TOL,
                            reading="reduced parameters (v, A), Γ = vAᵀ", clauses=["c1", "c2"],
@@ -303,13 +322,32 @@ def random_init(ctx, landscape):
                                          admissible=(0.0, 1.0)),
                                    Param("init_scale", (0.01, 0.3), "chosen", "i.i.d. Gaussian initialisation (C9) "
                                          "at a small and a moderate relative scale", admissible=(0.001, 10.0))])
-    runs = _landscape_runs(landscape)
     yield from full_loss_selfchecks(ctx, "000-random-init")
-    yield rules.inequality("every random initialisation reaches the global minimum (relative loss gap ≤ 1e-6)",
-                           [r["rel_gap"] for r in runs], "<=", TOL, clauses=["c1", "c2"],
-                           reading="full parameters (W_V last row, W_KQ first d columns)",
-                           scope=_landscape_scope(runs),
-                           params=_landscape_params_of(runs))
+    rows = [experiment_flows[k] for k in sorted(experiment_flows)]
+    stmt = "random Gaussian initialisations reproduce the predicted (global-minimum) loss, full parameters"
+    read = "full parameters (W_V last row, W_KQ first d columns)"
+    if not rows:
+        yield rules.inequality(stmt, [0.0], "<=", REPRODUCE, undecided=_EXP_FLOW_REASON, reading=read,
+                               clauses=["c1", "c2"], params=_experiment_flow_params(rows),
+                               scope=f"single-layer GLA, full parameters (C3), d = {D_EXP}, n = {N_EXP}: not run")
+    else:
+        moving = [r for r in rows if r["status"] == "moving" and r["rel_gap"] > REPRODUCE]
+        kw = dict(reading=read, clauses=["c1", "c2"], params=_experiment_flow_params(rows),
+                  scope=f"single-layer GLA, full parameters (C3), Λ = I, d = {D_EXP}, n = {N_EXP}, λ = λ*, σ_e² = 0.01, "
+                        f"gradient flow (C9) of the exact loss to 10× the default horizon from {len(rows)} i.i.d. "
+                        f"Gaussian starts (γ ∈ {fmt_grid(sorted({r['gamma'] for r in rows}))}, relative scales "
+                        f"{fmt_grid(sorted({r['sigma'] for r in rows}))}); end points: "
+                        + ", ".join(f"{k} {sum(r['status'] == k for r in rows)}" for k in ("global", "critical", "moving")))
+        if moving:
+            yield rules.inequality(stmt, [r["rel_gap"] for r in rows], "<=", REPRODUCE, undecided=(
+                f"{len(moving)} flow(s) still moving at the horizon with a loss gap above {100 * REPRODUCE:g} %"), **kw)
+        else:
+            yield rules.grid_equivalence(stmt, [r["loss_star"] * (1 + r["rel_gap"]) for r in rows],
+                                         [r["loss_star"] for r in rows], margin=REPRODUCE, relative=True, verb="matches",
+                                         labels=[f"γ = {r['gamma']}, σ = {r['sigma']}, seed {r['seed_index']}"
+                                                 for r in rows],
+                                         details={"quantity": "the loss at the flow's end",
+                                                  "reference": "the global minimum (the theory's prediction)"}, **kw)
     yield Note(GRADIENT_ROUTE_NOTE)
 
 
@@ -442,45 +480,66 @@ def multi_timescale_layers(ctx):
 # ============================================================================ line 89
 @claims.claim("000-benign-landscape", lines=(89, 89),
               fragment="随机高斯初始化即收敛全局最优（即便违反理论初始化条件），暗示存在良性景观",
-              needs=("landscape", "landscape_search"), conventions=["C1", "C3", "C4", "C9"], weight="supporting",
-              title="Random Gaussian initialisations reach the global optimum: a benign landscape",
+              needs=("landscape", "landscape_search", "experiment_flows"), conventions=["C1", "C3", "C4", "C9"],
+              weight="supporting", title="Random Gaussian initialisations reach the global optimum: a benign landscape",
               clauses=[Clause("c1", "随机高斯初始化即收敛全局最优"), Clause("c2", "（即便违反理论初始化条件）", "condition",
                                      untested="holds by construction: i.i.d. Gaussian initialisations are not the "
                                               "structured low-rank initialisation of Assumption 1 (C9)"),
-                       Clause("c3", "暗示存在良性景观", "inference")],
-              readings={"benign at d = 10 only (the experiments' size)":
-                        "ruled out: the sentence speaks of the landscape of the model, whose d is free; d = 10 is "
-                        "one of the dimensions the extent maps"})
-def benign_landscape(ctx, landscape, landscape_search):
+                       Clause("c3", "暗示存在良性景观", "inference")])
+def benign_landscape(ctx, landscape, landscape_search, experiment_flows):
     """Random Gaussian initialisation converges to the global optimum (even violating the theorem's initialisation
     condition), which suggests a benign optimisation landscape (no spurious local minima)."""
-    TOL, HESS_TOL = 1e-6, -1e-8   # global: relative gap ≤ 1e-6; local minimum: λ_min(H)/λ_max(H) ≥ −1e-8 and no probe descends
+    TOL = 1e-6    # global: relative gap ≤ 1e-6
+    # G6 (audit plan): a counterexample to 'benign' counts only if robust — its excess is ≥ 1e-3, three orders above
+    # the classification tolerance (end points at 1e-6..1e-4 moved with the gradient route, issue 23)
+    ROBUST = 1e-3
     flows = _landscape_runs(landscape)
     runs = flows + [r for d in sorted(landscape_search) for r in landscape_search[d]]
     yield from full_loss_selfchecks(ctx, "000-benign-landscape")
-
-    def certified(r):
-        return (r["status"] == "critical" and r["hess_min_rel"] >= HESS_TOL and r["probe"] is not None
-                and all(v["fraction_nonnegative"] == 1.0 for v in r["probe"].values()) and r["rel_gap"] > TOL)
-    spurious = [r for r in runs if certified(r)]
+    # c1 speaks of the paper's experiment: decided at its setting (d = 10, n = 100, λ*) — issue 29, class 5
+    rows = [experiment_flows[k] for k in sorted(experiment_flows)]
+    if not rows:
+        yield rules.inequality("random Gaussian initialisations at the experiment's setting converge to the global "
+                               "optimum", [0.0], "<=", TOL, undecided=_EXP_FLOW_REASON, clauses="c1",
+                               params=_experiment_flow_params(rows), scope=f"d = {D_EXP}, n = {N_EXP}: not run")
+    else:
+        bad = [r for r in rows if _certified(r, TOL)]
+        moving = [r for r in rows if r["status"] == "moving"]
+        yield rules.search("random Gaussian initialisations at the experiment's setting converge to the global optimum "
+                           "(no start ends at a certified spurious minimum)", found=len(bad), tried=len(rows),
+                           clauses="c1", params=_experiment_flow_params(rows),
+                           details={"end_points": {k: sum(r["status"] == k for r in rows)
+                                                   for k in ("global", "critical", "moving")},
+                                    "flows_still_moving": len(moving),
+                                    "counterexamples": [f"γ = {r['gamma']}, σ = {r['sigma']}: excess {r['rel_gap']:.2g}"
+                                                        for r in bad],
+                                    "magnitude": f"relative excess up to {max((r['rel_gap'] for r in bad), default=0):.2g}"},
+                           scope=f"single-layer GLA, full parameters (C3), Λ = I, d = {D_EXP}, n = {N_EXP}, λ = λ*, "
+                                 f"σ_e² = 0.01, {len(rows)} gradient flows (C9) to 10× the default horizon")
+    spurious = [r for r in runs if _certified(r, TOL)]
+    robust = [r for r in spurious if r["rel_gap"] >= ROBUST]
     dims = sorted({r["d"] for r in runs})
-    per_d = {str(d): {"starts": sum(r["d"] == d for r in runs), "certified_spurious": sum(r["d"] == d for r in spurious),
+    per_d = {str(d): {"starts": sum(r["d"] == d for r in runs), "robust_spurious": sum(r["d"] == d for r in robust),
+                      "certified_spurious": sum(r["d"] == d for r in spurious),
                       "global": sum(r["d"] == d and r["rel_gap"] <= TOL for r in runs)} for d in dims}
-    found_at = [d for d in dims if per_d[str(d)]["certified_spurious"]]
+    found_at = [d for d in dims if per_d[str(d)]["robust_spurious"]]
     ext = {"searched": {"d": [dims[0], dims[-1]]}, "holds_throughout": len(found_at) == len(dims), "per_d": per_d,
-           "where": (f"certified spurious minima at d ∈ {found_at}; none found at d ∈ "
-                     f"{[d for d in dims if d not in found_at]}" if found_at else "none found at any d searched")}
-    yield rules.search("no spurious local minimum: every local minimum reached from a random initialisation is global",
-                       found=len(spurious), tried=len(runs), clauses=["c1", "c3"], extent=ext,
+           "where": (f"robust spurious minima (excess ≥ {ROBUST:g}) at d ∈ {found_at}; none at d ∈ "
+                     f"{[d for d in dims if d not in found_at]}" if found_at else "no robust one at any d searched")}
+    yield rules.search("the landscape is benign: no robust spurious local minimum (excess ≥ 1e-3) in the model's "
+                       "full-parameter loss", found=len(robust), tried=len(runs), clauses="c3", extent=ext,
+                       params=_landscape_params_of(flows),
                        scope=_landscape_scope(flows) + f"; and quasi-Newton (L-BFGS, exact gradient) random starts at "
                              f"d ∈ {sorted({k[0] for k in landscape_search})}; a counterexample is an end point certified as a local "
                              "minimum (gradient reduced ≥ 10⁶-fold, Hessian without negative curvature beyond 1e-8 "
                              "relative — zero modes are the symmetries Γ = vAᵀ + buᵀ — and 600 random probes at relative "
-                             "radii 1e-3..1e-1 never lower the loss) whose loss exceeds the global minimum by more than "
-                             "1e-6 relative; a universal statement about the model, so one certified counterexample at "
-                             "any of its settings refutes it (the setting is in the details)",
-                       details={"relative_excess_of_counterexamples": sorted(r["rel_gap"] for r in spurious),
+                             "radii 1e-3..1e-1 never lower the loss) whose loss exceeds the global minimum by 1e-3 "
+                             "relative or more (robust; smaller excesses moved with the gradient route)",
+                       details={"relative_excess_of_counterexamples": sorted(r["rel_gap"] for r in robust),
+                                "not_robust_excesses": sorted(r["rel_gap"] for r in spurious if r["rel_gap"] < ROBUST),
                                 "model": dict(LANDSCAPE_MODEL),
+                                "magnitude": (f"relative excess {min(r['rel_gap'] for r in robust):.2g} to "
+                                              f"{max(r['rel_gap'] for r in robust):.2g}" if robust else ""),
                                 "end_points": {k: sum(r["status"] == k for r in runs) for k in ("global", "critical",
                                                                                                 "moving")}})
     yield Note(GRADIENT_ROUTE_NOTE)
@@ -492,3 +551,7 @@ def benign_landscape(ctx, landscape, landscape_search):
                              "as a spurious minimum here (flows that end away from Γ* are counted in the details)",
                        details={"flows_ending_away_from_optimum": int(sum(x > TOL for x in red)),
                                 "final_relative_distances": list(map(float, red))})
+    if robust:
+        yield Remedy("say 'benign for small initialisations' or give the initialisation: the model's full-parameter loss "
+                     "has certified local minima {lo} to {hi} above the global one (relative)", clauses=["c3"],
+                     lo=min(r["rel_gap"] for r in robust), hi=max(r["rel_gap"] for r in robust))
