@@ -39,7 +39,7 @@ from . import theory as gla
 from .registry import claims
 from .settings import (BETAS_FULL, BETAS_QUICK, D_EXP, D_STACK, GAMMA_DEPTH, GAMMA_FILTER, LAM_MULTI, MUS_FULL,
                        MUS_QUICK, N_EXP, N_STACK, P_D_FILTER, P_NOISE, P_RLS_DELTA, P_SE2, P_SW2, P_T, P_WINDOW, SE2,
-                       SE2_RANGE, STACK_ADAM_LR, STACK_BATCH, STACK_GD_LR, STACK_INIT, STACK_RESTARTS, SW2, T_FILTER,
+                       SE2_RANGE, STACK_ADAM_LR, STACK_BATCH, STACK_GD_LR, STACK_INIT, SW2, T_FILTER,
                        gamma_param, reconcile_sizes, sizes)
 
 __all__ = ["filters", "filter_scan", "filter_eval", "bayes", "stack", "stack_run", "stack_nested", "experiment_flows", "landscape", "LANDSCAPE_MODEL", "stack_data",
@@ -189,7 +189,7 @@ def stack_data(ctx):
     return Xtr, Ytr, Xte, Yte
 
 
-@claims.fixture(params=lambda ctx: [(k, r) for k in sizes(ctx)["stack_depths"] for r in range(STACK_RESTARTS)])
+@claims.fixture(params=lambda ctx: [(k, r) for k in sizes(ctx)["stack_depths"] for r in range(sizes(ctx)["stack_restarts"])])
 def stack_run(ctx, param):
     """One restart of the training of a depth-``k`` GLA stack (None when it diverged: recorded, never dropped)."""
     depth, k = param
@@ -253,7 +253,7 @@ def stack(ctx, param, stack_run, stack_nested):
     if not runs:
         raise FloatingPointError(f"every restart of the depth-{param} GLA stack diverged: {diverged}")
     run = _best(runs)
-    config = {**run.config, "restarts": STACK_RESTARTS, "nested_restart": nested is not None,
+    config = {**run.config, "restarts": sizes(ctx)["stack_restarts"], "nested_restart": nested is not None,
               "diverged_restarts": diverged}
     tr = (gla_stack_forward(Xtr, Ytr, run.lams, run.W_KQs, run.W_Vs, True) - Ytr[:, -1]) ** 2
     te = (gla_stack_forward(Xte, Yte, run.lams, run.W_KQs, run.W_Vs, True) - Yte[:, -1]) ** 2
@@ -376,14 +376,15 @@ def reconcile_bank(ctx, param):
                                                                 BANK_SLICES[method])
 
 
-@claims.fixture(params=lambda ctx: [(d, k) for d in R.D_CHOICES for k in range(RECONCILE_SPLITS)],
+@claims.fixture(params=lambda ctx: [(d, k) for d in R.D_CHOICES for k in range(1 if ctx.quick else RECONCILE_SPLITS)],
                 needs=("reconcile_bank",), select={"reconcile_bank": lambda p, q: q[:2] == p})
 def reconcile_part(ctx, param, reconcile_bank):
     d, k = param
     sz = reconcile_sizes(ctx.quick)
     model = R.FilterModel(sz["runs"], bank={key: v for part in reconcile_bank.values() for key, v in part.items()})
     free = [p for p in R.FREE if p.name != "d"]
-    rec = reconcile(model, free, R.TARGETS, budget=sz["budget"] // (len(R.D_CHOICES) * RECONCILE_SPLITS),
+    rec = reconcile(model, free, R.TARGETS, budget=sz["budget"] // (len(R.D_CHOICES) * (1 if ctx.quick else
+                                                                                        RECONCILE_SPLITS)),
                     fixed={"d": d}, label=f"d = {d}, search {k + 1} of {RECONCILE_SPLITS}", seed=_search_seed(ctx, k))
     return {"rec": rec, "filter_runs": model.filter_runs}
 
@@ -415,8 +416,9 @@ DRIFT_SEARCH_TASKS = 4
 
 
 def _drift_points(ctx):
-    return box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
-                      3 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
+    pts = box_points({"sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"), "d": (1, 100, "logint")},
+                     2 if ctx.quick else 5, seed=ctx.seed_for("000-faster-drift/search"))
+    return pts[:DRIFT_SEARCH_TASKS] if ctx.quick else pts     # quick: one point per task (undecided there)
 
 
 @claims.fixture(params=lambda ctx: list(range(DRIFT_SEARCH_TASKS)))
@@ -424,8 +426,9 @@ def drift_search(ctx, param):
     """Every DRIFT_SEARCH_TASKS-th point (from ``param``) of the Sobol sample of (σ_e², n, d): the smallest step of
     λ*(γ) over :data:`DRIFT_GAMMAS` and the largest number of strict local minima of the error in λ."""
     out = []
+    gammas = DRIFT_GAMMAS[::5] if ctx.quick else DRIFT_GAMMAS
     for p in _drift_points(ctx)[param::DRIFT_SEARCH_TASKS]:
-        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in DRIFT_GAMMAS]
+        rs = [gla.optimal_lambda(g, p["n"], p["d"], SW2, p["sigma_e2"], grid_size=101) for g in gammas]
         out.append({**p, "step": float(np.min(np.diff([r.lam for r in rs]))),
                     "minima": max(r.n_local_minima for r in rs)})
     return out

@@ -205,6 +205,11 @@ def depth_ablation(ctx, stack):
     for split, key in (("train", "train_sq"), ("test", "test_sq")):
         M = np.array([stack[k][key] for k in depths])                   # (depths, prompts): paired across depths
         n = M.shape[1]
+        if ctx.quick:           # a two-depth stack trained for a few steps: a smoke test, not evidence
+            yield rules.inequality(f"{split} error decreases with depth", M.mean(axis=1)[1:], "<", M.mean(axis=1)[:-1],
+                                   undecided="quick sizes: the stack is trained for a few steps only; decided at paper "
+                                             "scale", params=ps, clauses="c1", scope=f"γ = {GAMMA_DEPTH}, depths {depths}")
+            continue
         yield rules.shape(f"{split} error decreases with depth", depths, M.mean(axis=1), shape="decreasing",
                           cov=np.cov(M, ddof=1) / n, df=n - 1, params=ps, details=rec, clauses="c1",
                           scope=f"γ = {GAMMA_DEPTH}, depths {depths}, {n} {split} prompts shared by all depths (paired: "

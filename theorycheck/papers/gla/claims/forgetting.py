@@ -16,7 +16,7 @@ from ..generated import gla_loss as gen
 from ..registry import claims
 from ..theory.sums import scaled_sums
 from ..settings import (D_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY, P_SW2, SE2,
-                        SE2_RANGE, SW2, gamma_param, params_exp, sizes)
+                        SE2_RANGE, SW2, gamma_param, params_exp, quick_undecided, sizes)
 from ._helpers import (batch_estimate, error_curve, filter_trivial, filters_scope, fmt_grid, inverted_u_search, opt,
                        paired)
 
@@ -31,7 +31,7 @@ EXP = f"d = {D_EXP}, n = {N_EXP}"
 def inverted_u(ctx):
     """The error is an inverted-U function of λ, and the optimal forgetting factor is λ* < 1 rather than λ = 1."""
     GAMMAS = (0.5, 0.8, 0.95)
-    _, _, ext = inverted_u_search(ctx, "000-inverted-u/search", 6 if ctx.quick else 7)
+    _, _, ext = inverted_u_search(ctx, "000-inverted-u/search", 1 if ctx.quick else 7)
     for g in GAMMAS:
         for label, se2, p in (("σ_e² = 0.01", SE2, P_SE2), ("stationary σ_e² = 1 − γ²", 1 - g * g, P_SE2_STATIONARY)):
             lams, err = error_curve(g, se2=se2)
@@ -73,7 +73,7 @@ def inverted_u(ctx):
 def faster_drift_more_forgetting(ctx, drift_search):
     """This gives a quantitative answer to why and how much to forget: the faster the drift (the smaller γ), the more
     one should forget — λ* is unique and increases with γ."""
-    GAMMAS = DRIFT_GAMMAS
+    GAMMAS = DRIFT_GAMMAS[::5] if ctx.quick else DRIFT_GAMMAS        # quick: the fixture's coarser γ grid
     pts = [r for k in sorted(drift_search) for r in drift_search[k]]       # the search, in DRIFT_SEARCH_TASKS tasks
     steps, minima = [r["step"] for r in pts], [r["minima"] for r in pts]
     searched = [P_SW2, P_NOISE, P_LAMBDA, Param("gamma", "grid 0.05..0.995", "chosen", "γ grid of step 0.01",
@@ -82,17 +82,18 @@ def faster_drift_more_forgetting(ctx, drift_search):
                 Param("n", "sample", "chosen", "Sobol (log)", admissible=(2, 1000)),
                 Param("d", "sample", "chosen", "Sobol (log)", admissible=(1, 100))]
     yield rules.inequality("a quantitative answer: the error has one minimum in λ (λ* unique) at every point",
-                           minima, "<=", 1, clauses="c1", params=searched,
+                           minima, "<=", 1, clauses="c1", params=searched, undecided=quick_undecided(ctx),
                            scope=f"{len(pts)} points (Sobol + corners) of σ_e² ∈ [1e-4, 1], n ∈ [2, 1000], d ∈ [1, 100], "
                                  f"each on the γ grid 0.05..0.995 (step 0.01); strict local minima on a 101-point λ scan")
     yield rules.inequality("λ*(γ) increases with γ at every point of the search (smallest step of λ* over the γ grid "
-                           "> 0)", steps, ">", 0.0, clauses="c2", params=searched,
+                           "> 0)", steps, ">", 0.0, clauses="c2", params=searched, undecided=quick_undecided(ctx),
                            scope=f"the same {len(pts)} points, γ step 0.01, λ* by Brent (1e-10), exact")
     for d in (1, D_EXP, 100):
         for label, f, p in (("σ_e² = 0.01", lambda g: SE2, P_SE2), ("stationary σ_e² = 1 − γ²", lambda g: 1 - g * g,
                                                                       P_SE2_STATIONARY)):
             lam = [opt(g, d=d, se2=f(g)).lam for g in GAMMAS]
-            yield rules.shape(f"λ*(γ) increases (d = {d}, {label})", GAMMAS, lam, shape="increasing", resolution=0.01,
+            yield rules.shape(f"λ*(γ) increases (d = {d}, {label})", GAMMAS, lam, shape="increasing",
+                              resolution=0.05 if ctx.quick else 0.01,
                               clauses="c2", params=[P_N, P_NOISE, P_SW2, P_LAMBDA, Param(
                                   "gamma", "0.05..0.995 step 0.01", "chosen", "γ grid", admissible=(0.05, 0.995)), p],
                               scope=f"d = {d}, n = {N_EXP}, σ_w² = 1, {label}, γ grid 0.05..0.995 (step 0.01), exact")
@@ -320,7 +321,7 @@ def experiment_inverted_u(ctx):
     """(d = 10, n = 100) The train and test losses are inverted-U functions of λ, with optimum λ* < 1."""
     LAMS_MC = (0.2, 0.5, 0.8, 1.0)     # Monte Carlo checkpoints of the exact curve
     sz = sizes(ctx)
-    _, _, ext = inverted_u_search(ctx, "000-experiment-inverted-u/search", 5 if ctx.quick else 7)
+    _, _, ext = inverted_u_search(ctx, "000-experiment-inverted-u/search", 1 if ctx.quick else 7)
     for g in (0.8, 0.95):
         lams, err = error_curve(g)
         yield rules.shape(f"train / test loss inverted-U in λ (γ = {g})", lams, err, shape="unimodal-maximum",
@@ -367,17 +368,17 @@ def _rises(vals) -> list:
     return [i for i in range(len(vals) - 1) if vals[i + 1] - vals[i] > RISE_RESOLUTION * max(abs(vals[i]), 1e-12)]
 
 
-def _gamma_extent(table, mk) -> dict:
+def _gamma_extent(table, mk, se2s=IMPORTANCE_SE2) -> dict:
     """Extent of a failure of 'the need for λ grows as γ decreases' on the seed's own γ's (0.8: line 58, 0.95: line
     65): at every σ_e² of the search, the measure at γ = 0.95 exceeds that at γ = 0.8 (by more than the resolution).
     The γ's are stated there, so only σ_e² (chosen) needs covering. (On the toolkit's grid, which adds chosen γ's, no
     such coverage is claimed: a grid of chosen γ's near 1 can show the need growing as γ decreases.)"""
-    bad = [se2 for se2 in IMPORTANCE_SE2 if not _rises([table[(0.8, se2)][mk], table[(0.95, se2)][mk]])]
+    bad = [se2 for se2 in se2s if not _rises([table[(0.8, se2)][mk], table[(0.95, se2)][mk]])]
     return {"searched": {"sigma_e2": [SE2_RANGE[0], SE2_RANGE[1]]},
-            "holds_throughout": not bad, "samples": len(IMPORTANCE_SE2),
-            "criterion": f"{mk}(γ = 0.95) > {mk}(γ = 0.8) at every σ_e² of a 25-point log grid over "
+            "holds_throughout": not bad, "samples": len(se2s),
+            "criterion": f"{mk}(γ = 0.95) > {mk}(γ = 0.8) at every σ_e² of a {len(se2s)}-point log grid over "
                          f"[{SE2_RANGE[0]:g}, {SE2_RANGE[1]:g}]",
-            "no_counterexample_at_sigma_e2": "everywhere searched" if len(bad) == len(IMPORTANCE_SE2) else bad}
+            "no_counterexample_at_sigma_e2": "everywhere searched" if len(bad) == len(se2s) else bad}
 
 
 def _noise_extent(curves, levels, name, lo, hi) -> dict:
@@ -412,10 +413,12 @@ def lambda_importance(ctx):
     drift = {(g, s): gla.lambda_importance(g, N_EXP, D_EXP, SW2, s, 0.0, DELTA) for g in (0.8, 0.95) for s in DRIFT}
     label = {(g, s): gla.lambda_importance(g, N_EXP, D_EXP, SW2, SE2, s, DELTA) for g in (0.8, 0.95) for s in LABEL}
     # the extent search (rule above: _gamma_extent, _noise_extent), exact
-    dense = {(g, s): gla.lambda_importance(g, N_EXP, D_EXP, SW2, s, 0.0, DELTA) for g in (0.8, 0.95)
-             for s in IMPORTANCE_SE2}
+    se2s = IMPORTANCE_SE2[::6] if ctx.quick else IMPORTANCE_SE2            # quick: a coarser extent search
+    se2_label = IMPORTANCE_SE2_LABEL[::4] if ctx.quick else IMPORTANCE_SE2_LABEL
+    labels = IMPORTANCE_LABEL[::4] if ctx.quick else IMPORTANCE_LABEL
+    dense = {(g, s): gla.lambda_importance(g, N_EXP, D_EXP, SW2, s, 0.0, DELTA) for g in (0.8, 0.95) for s in se2s}
     dense_label = {(g, e, s): gla.lambda_importance(g, N_EXP, D_EXP, SW2, e, s, DELTA) for g in (0.8, 0.95)
-                   for e in IMPORTANCE_SE2_LABEL for s in IMPORTANCE_LABEL}
+                   for e in se2_label for s in labels}
     for mk, mtext in _READ_METRIC.items():
         for nk, ntext in _READ_NOISE.items():
             reading = f"{mtext}; {ntext}"
@@ -424,16 +427,16 @@ def lambda_importance(ctx):
                               scope=f"{EXP}, γ ∈ {fmt_grid(GAMMAS)}, exact")
             yield rules.shape(f"the need for λ grows as γ decreases, the seed's γ's ({mk})", SEED_GAMMAS,
                               [base[g][mk] for g in SEED_GAMMAS], shape="decreasing", reading=reading,
-                              clauses=["c1", "c3"], params=params_exp(SEED_GAMMAS), extent=_gamma_extent(dense, mk),
+                              clauses=["c1", "c3"], params=params_exp(SEED_GAMMAS), extent=_gamma_extent(dense, mk, se2s),
                               scope=f"{EXP}, γ ∈ {fmt_grid(SEED_GAMMAS)} (lines 58, 65, 72), exact")
             levels, table = (DRIFT, drift) if nk == "drift" else (LABEL, label)
             for g in (0.8, 0.95):
                 ps = [P_D, P_N, P_SW2, P_LAMBDA, gamma_param(g)] + ([p_drift, P_NOISE] if nk == "drift" else
                                                                     [P_SE2, p_label])
-                ext = (_noise_extent({"": [dense[(g, s)][mk] for s in IMPORTANCE_SE2]}, IMPORTANCE_SE2, "sigma_e2",
+                ext = (_noise_extent({"": [dense[(g, s)][mk] for s in se2s]}, se2s, "sigma_e2",
                                      *SE2_RANGE) if nk == "drift" else
-                       _noise_extent({f"σ_e² = {e:.3g}": [dense_label[(g, e, s)][mk] for s in IMPORTANCE_LABEL]
-                                      for e in IMPORTANCE_SE2_LABEL}, IMPORTANCE_LABEL, "label_noise", 0.0, 10.0))
+                       _noise_extent({f"σ_e² = {e:.3g}": [dense_label[(g, e, s)][mk] for s in labels]
+                                      for e in se2_label}, labels, "label_noise", 0.0, 10.0))
                 yield rules.shape(f"the need for λ grows with the {nk} noise (γ = {g}, {mk})", levels,
                                   [table[(g, s)][mk] for s in levels], shape="increasing", reading=reading,
                                   clauses=["c2", "c3"], params=ps, extent=ext,

@@ -24,7 +24,7 @@ from .. import theory as gla
 from ..fixtures import box_points, filter_params
 from ..registry import claims
 from ..settings import (D_EXP, GAMMA_RANGE, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
-                        P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, sizes)
+                        P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, quick_undecided, sizes)
 from ._helpers import (GAIN_RESOLUTION, batch_estimate, bayes_approximation, bayes_row, beats_zero, exact_slope_at_1,
                        filter_trivial, fmt_grid, opt, prior_error, rng_for, single_token_outputs)
 
@@ -166,7 +166,7 @@ def _condition_audit(ctx):
     corners), outside it (the stationary case) and at its excluded corner n = 1."""
     box = {"gamma": (GAMMA_RANGE[0], 1.0, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"),
            "d": (1, 100, "logint")}
-    pts = box_points(box, 7 if ctx.quick else 8, seed=ctx.seed_for("000-gla-beats-la/audit"))   # 272 points: < 30 s
+    pts = box_points(box, sizes(ctx)["search_m"] or 8, seed=ctx.seed_for("000-gla-beats-la/audit"))   # 272: < 30 s
     res = [gla.optimal_lambda(p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"], grid_size=201) for p in pts]
     trivial_la = [r.error_linear_attention > (1 - 0.02) * prior_error(p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"])
                   for p, r in zip(pts, res)]
@@ -181,7 +181,7 @@ def _condition_audit(ctx):
     low = [k for k, gn in enumerate(gains) if gn < GAIN_RESOLUTION]
     yield rules.inequality("throughout the condition: λ* < 1 and the train error at λ* is below λ = 1's",
                            [res[k].error - res[k].error_linear_attention for k in ok] + [res[k].lam - 1.0 for k in ok],
-                           "<", 0.0, clauses="c1", params=searched,
+                           "<", 0.0, clauses="c1", params=searched, undecided=quick_undecided(ctx),
                            scope=f"{len(pts)} points (scrambled Sobol + the 16 corners) of γ ∈ [0.01, 1], σ_e² ∈ [1e-4, 1] "
                                  f"(σ_w² = 1), n ∈ [2, 1000], d ∈ [1, 100], no label noise, exact; the {len(ok)} points "
                                  f"whose relative gain float64 resolves (≥ {GAIN_RESOLUTION:g})",
@@ -193,7 +193,7 @@ def _condition_audit(ctx):
                   for k in low]
         yield rules.inequality("throughout the condition, where float64 cannot resolve the gain: dL/dλ > 0 at λ = 1 "
                                "exactly, so λ* < 1 and the error at λ* is below λ = 1's", slopes, ">", 0.0,
-                               clauses="c1", params=searched,
+                               clauses="c1", params=searched, undecided=quick_undecided(ctx),
                                details={"quantity": "the exact slope dL/dλ at λ = 1",
                                         "unresolved_points": [{k2: pts[k][k2] for k2 in ("gamma", "sigma_e2", "n", "d")} | {
                                             "float_gain": gains[k]} for k in low]},
