@@ -332,7 +332,7 @@ def _search_params(ctx):
     sz = sizes(ctx)
     out = []
     for d in sz["landscape_search_dims"]:
-        per = 2 if d > 5 else 6                      # starts per task: a start at d = 10 costs ~6 s of one core
+        per = 2 if (d > 5 or ctx.quick) else 6                 # starts per task: a start at d = 10 costs ~6 s of one core
         out += [(d, b) for b in range(max(1, sz["landscape_search_starts"] // per))]
     return out
 
@@ -345,7 +345,7 @@ def landscape_search(ctx, param):
     d, b = param
     m = LANDSCAPE_MODEL
     return gla.search_full_minima(m["lam"], m["gamma"], m["n"], d, m["sigma_w2"], m["sigma_e2"], m["noise"],
-                                  starts=2 if d > 5 else 6, scales=(0.3, 1.0),
+                                  starts=2 if (d > 5 or ctx.quick) else 6, scales=(0.3, 1.0),
                                   seed=ctx.seed_for(f"000-landscape-search/{d}/{b}"))
 
 

@@ -194,7 +194,7 @@ NOISE_FREE_SCOPE = ("the seed's model (no label noise) on the grid γ ∈ {0.5, 
 def reconcile_sizes(quick: bool) -> dict:
     """Run sizes (streams at d = 10, see :func:`.reconciliation.runs_for`) and the search budget, declared; the quick mode is a
     smaller search on fewer streams."""
-    return {"runs": 8 if quick else 300, "budget": 25 if quick else 3000, "heldout_runs": 100 if quick else 2000}
+    return {"runs": 4 if quick else 300, "budget": 50 if quick else 3000, "heldout_runs": 100 if quick else 2000}
 
 
 #: why a sampled universal ("throughout the condition", "at every point of the search") is not decided at quick
@@ -213,8 +213,8 @@ def sizes(ctx) -> dict:
     return {
         "mc_prompts": 1000 if q else 40000,                # Monte Carlo prompts per setting
         "mc_batches": 40,                                  # batch means
-        "filter_runs_scan": 30 if q else 2000,
-        "filter_runs_eval": 100 if q else RUNS_FILTER_PAPER,
+        "filter_runs_scan": 20 if q else 2000,
+        "filter_runs_eval": 60 if q else RUNS_FILTER_PAPER,
         "filter_T": T_FILTER,
         "kalman_runs": 300 if q else 10000,
         # quick: the stack only exercises the code path (its verdicts are declared undecided at quick sizes)
@@ -226,9 +226,9 @@ def sizes(ctx) -> dict:
         "stack_gd_steps": 10 if q else 400,
         "landscape_seeds": 1 if q else 4,
         "landscape_scales": (0.3,) if q else (0.01, 0.3, 1.0),
-        "landscape_dims": (2, 3),
+        "landscape_dims": (2,) if q else (2, 3),
         "landscape_search_dims": (4,) if q else (4, 5, 10),   # quasi-Newton random starts where flows are slow
-        "landscape_search_starts": 6 if q else 24,
+        "landscape_search_starts": 2 if q else 24,
         "chosen": CHOSEN_SIGMAS,
         "experiment_d": D_EXP, "experiment_n": N_EXP,
         **{f"reconcile_{k}": v for k, v in reconcile_sizes(q).items()},

@@ -142,7 +142,7 @@ def inverted_u_search(ctx, name, m):
     the failure flags and the extent record (where the failure holds, and where it stops)."""
     box = {"gamma": (*GAMMA_RANGE, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (*N_RANGE, "logint"),
            "d": (*D_RANGE, "logint")}
-    pts = box_points(box, m, seed=ctx.seed_for(name))
+    pts = box_points(box, m, seed=ctx.seed_for(name), corners=not ctx.quick)    # quick: no corners (issue 31)
     flags, interior_min = [], 0
     for p in pts:
         err = np.array([gla.train_error(x, p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"]) for x in SEARCH_LAMS])

@@ -248,7 +248,7 @@ def increment_is_the_gate(ctx):
     # the worst case inside the stated domain ('non-stationary sequences': the seed's model), not only the experiments'
     box = {"gamma": (*GAMMA_RANGE, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"),
            "d": (1, 100, "logint")}
-    pts = box_points(box, sizes(ctx)["search_m"] or 6, seed=ctx.seed_for("000-increment/domain"))
+    pts = box_points(box, sizes(ctx)["search_m"] or 6, seed=ctx.seed_for("000-increment/domain"), corners=not ctx.quick)
     e_gla, best = [], []
     for q in pts:
         _, b = gla.optimal_token_weights(gla.drift_covariance(q["n"], q["gamma"], SW2, q["sigma_e2"]), q["d"])
