@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
+from ..verdicts.sequential import n_text
 from .common import CLAUSES_NOTE, LEGEND, extra_findings, fmt_setting, summary_items
 from .letter import INTRO, letter_points
 from .tex import tex_code, tex_escape, tex_text
@@ -80,6 +81,7 @@ def _subclaims_tex(c, files, check) -> list:
     L = [tex_table([("p", 0.25), ("p", 0.14), ("p", 0.17), ("p", 0.44)], ["sub-claim", "rule", "verdict", "finding"])]
     for s in c.subclaims:
         st = prose_tex(s.statement, check) + (r" \emph{(reading: " + prose_tex(s.reading, check) + ")}" if s.reading else "")
+        st += r" \emph{(" + prose_tex(n_text(s), check) + ")}" if n_text(s) else ""
         if files.get(s.id):
             st += r" \emph{Data:} " + ", ".join(tex_code(Path(p).name) for p in files[s.id])
         L.append(f"{st} & {tex_escape(s.rule)} & {_v(s.verdict)} & {prose_tex(s.reason, check)}\\\\")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..claims import PRELIMINARY, VERDICTS
 from ..verdicts.aggregate import fmt
+from ..verdicts.sequential import n_text
 from ..verdicts.text import shorten
 from .common import BADGE, CLAUSES_NOTE, LEGEND, caveat, extra_findings, fmt_setting, md_cell, summary_items
 from .letter import letter, letter_points
@@ -153,6 +154,8 @@ def _subclaim_table(c, files) -> list[str]:
         extra = ""
         if s.reading:
             extra += f" *(reading: {md_cell(s.reading)})*"
+        if n_text(s):
+            extra += f" *({n_text(s)})*"
         if files.get(s.id):
             extra += " Data: " + ", ".join(f"[{Path(p).name}]({p})" for p in files[s.id])
         L.append(f"| {md_cell(s.statement)}{extra} | {s.rule} | {BADGE[s.verdict]} | {md_cell(s.reason)} |")

@@ -30,6 +30,7 @@ from ..claims import (CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REF
 from .finding import Finding, settings_tail
 from .multiplicity import holm
 from .rules import FAMILY_ALPHA, SELF_CHECK_ALPHA, registry
+from .sequential import check_family, n_text
 from .text import chosen_text, fmt, p_value_text
 from .vote import PRECEDENCE, reading_statuses, vote, vote_clauses
 
@@ -211,7 +212,8 @@ def explain(sc, alpha: float = FAMILY_ALPHA) -> str:
         body = f"rule {sc.rule}"
     scope = f" [scope: {sc.scope}]" if sc.scope else ""
     narrowed = f" [narrower than the sentence: {sc.narrowed}]" if sc.narrowed else ""
-    return body + _trivial_text(sc) + scope + narrowed + _conclusion(sc, alpha)
+    seq = f" [sequential: {n_text(sc)}; stage-wise p-values, 95 % repeated CI]" if n_text(sc) else ""
+    return body + _trivial_text(sc) + scope + narrowed + seq + _conclusion(sc, alpha)
 
 
 def finding_of(sc, note: str = "") -> Finding:
@@ -234,7 +236,12 @@ def finding_of(sc, note: str = "") -> Finding:
     if sc.verdict == NOT_REPRODUCED and sc.chosen:
         extra.append(f"under the toolkit's choice of {', '.join(sc.chosen)} (the source does not state it), so not a "
                      "refutation")
-    return Finding(f.text + "".join(f" — {e}" for e in ([note] if note else []) + extra), f.sure, f.comparisons)
+    sure = f.sure
+    if n_text(sc):                       # a sequential sub-claim: the n it used out of its maximum
+        seq = sc.details["sequential"]
+        used = f"n = {sc.n} of its maximum {seq['n_max']}"
+        sure = sure.replace(f"n = {sc.n}", used, 1) if f"n = {sc.n}" in sure else f"{used}, {sure}"
+    return Finding(f.text + "".join(f" — {e}" for e in ([note] if note else []) + extra), sure, f.comparisons)
 
 
 # --------------------------------------------------------------------------- finalize
@@ -254,12 +261,7 @@ def finalize(ledger: Ledger, alpha: float = FAMILY_ALPHA, self_alpha: float = SE
         c.p_adjusted = q
         c.passed = q >= self_alpha
     family = 2 * len(stat) + len(gaps)
-    early = [s.statement for s in stat if (s.details.get("sequential") or {}).get("stopped_early")]
-    plan = max([(s.details.get("sequential") or {}).get("m_plan", family) for s in stat] or [family])
-    if early and family > plan:
-        raise ValueError(f"report {ledger.key}: {len(early)} sub-claim(s) stopped early at the level α/m_plan with "
-                         f"m_plan = {plan}, but the report's family has {family} hypotheses: Holm could undo those "
-                         "early decisions (raise verdicts.sequential.M_PLAN and run again)")
+    check_family(stat, family, alpha)          # an early stop was decided at α/m_plan: Holm keeps it only if m ≤ m_plan
     for c in ledger.claims:
         for s in c.subclaims:
             decide(s, alpha, family)

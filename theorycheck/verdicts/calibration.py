@@ -51,9 +51,12 @@ CRITERION = ("bound case: one-sided exact binomial test of rate ≤ α; power ca
              "Contrast case: must show inflation, one-sided test of rate ≤ α rejected at 5 %, unadjusted.")
 
 
-#: case -> (kind, fn(rng) -> bool): every registered rule's calibration cases, in registry order
-CASES = {case: spec for rule in rules.registry.REGISTRY.values() for case, spec in rule.calibration.items()}
-CASES.update(sequential.CALIBRATION)       # the staged (sequential) decisions, after every rule's own cases
+#: case -> (kind, fn(rng) -> bool): every registered rule's calibration cases, in registry order — the fixed-sample
+#: cases first, then the sequential ones (:mod:`theorycheck.verdicts.sequential.cases`, registered in their rules'
+#: dicts too), so that adding them left the seeds (the case's index) of the earlier cases unchanged
+CASES = {case: spec for rule in rules.registry.REGISTRY.values() for case, spec in rule.calibration.items()
+         if case not in sequential.CASES}
+CASES.update(sequential.CASES)
 
 
 def calibrate(datasets: int = 2000, seed: int = 20261201, cases=None) -> list[dict]:

@@ -26,7 +26,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .text import sequential_text, fmt, p_value_text, shorten
+from .text import fmt, p_value_text, shorten
 
 __all__ = ["Comparison", "Finding", "Remedy", "VERBS", "RELATIONS", "contradictions", "statement_parts", "quantity",
            "reference", "statistical_sure", "value_finding", "ci_text", "settings_tail"]
@@ -316,11 +316,10 @@ def statistical_sure(sc, n_label: str = "", ci: bool = True) -> str:
     """How sure a statistical sub-claim is: its n (``n_label``: what it counts, e.g. "sizes"), its 95 % CI, and its
     Holm-adjusted p-value(s) — the side that decided it (p(for) for a confirmation, p(against) for a refutation),
     both when neither did."""
-    parts = [] if sc.n is None else [(f"{sc.n} {n_label}" if n_label else f"n = {sc.n}") + sequential_text(sc)]
+    parts = [] if sc.n is None else [f"{sc.n} {n_label}" if n_label else f"n = {sc.n}"]
     interval = ci_text(sc) if ci else None
     if interval:
-        rep = "repeated " if (sc.details or {}).get("sequential", {}).get("ci") else ""
-        parts.append(f"95 % {rep}CI [{fmt(interval[0])}, {fmt(interval[1])}]")
+        parts.append(f"95 % CI [{fmt(interval[0])}, {fmt(interval[1])}]")
     if sc.p_value:
         adj = sc.p_adjusted is not None
         pf, pa = (p_value_text(sc, side, adjusted=adj) for side in ("for", "against"))

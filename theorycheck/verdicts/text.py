@@ -143,20 +143,9 @@ def estimate_text(sc, digits: int = 4) -> str:
     ci = "" if sc.ci is None or sc.ci[0] == sc.ci[1] else \
         f", 95% CI [{fmt(sc.ci[0], digits)}, {fmt(sc.ci[1], digits)}]"
     dfs = "" if sc.df is None else f", df = {fmt(sc.df, 3)}"
-    n = "" if sc.n is None else f"n = {sc.n}" + sequential_text(sc)
+    n = "" if sc.n is None else f"n = {sc.n}"
     inner = ", ".join(x for x in (n,) if x) + dfs
-    if (sc.details or {}).get("sequential", {}).get("ci"):
-        ci = ci.replace("95% CI", "95% repeated CI")
     return f"{fmt(sc.estimate, digits)}{ci}" + (f" ({inner.lstrip(', ')})" if inner.strip(", ") else "")
-
-
-def sequential_text(sc) -> str:
-    """`` of at most N (stopped at look k of K)`` for a sub-claim decided in stages (:mod:`.sequential`), else ""."""
-    q = (sc.details or {}).get("sequential")
-    if not q:
-        return ""
-    how = f"stopped at look {q['look']} of {q['looks']}" if q.get("stopped_early") else f"all {q['looks']} looks"
-    return f" of at most {q['n_max']}, {how}"
 
 
 def p_text(sc) -> str:
