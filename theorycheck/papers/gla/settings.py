@@ -207,6 +207,11 @@ def quick_undecided(ctx):
     return QUICK_SEARCH if ctx.quick else None
 
 
+#: the smallest Monte Carlo size of a self-check that must keep its power at quick sizes (the quick run's mutants):
+#: 4000 prompts, the quick size of record before issue 31 (the paper scale draws more)
+SELF_CHECK_PROMPTS = 4000
+
+
 def sizes(ctx) -> dict:
     """Run sizes (shown in the report)."""
     q = ctx.quick

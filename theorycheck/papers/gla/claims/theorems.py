@@ -17,7 +17,7 @@ from ..fixtures import box_points
 from ..generated import gla_loss as gen
 from ..registry import claims
 from ..settings import (D_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SW2, SE2, SW2, gamma_param,
-                        quick_undecided, sizes)
+                        SELF_CHECK_PROMPTS, quick_undecided, sizes)
 from ..theory.errors import xi_argmax
 from ._helpers import batch_estimate, opt, rng_for
 
@@ -174,8 +174,9 @@ def thm1_effective_covariance(ctx):
                                   batch_estimate(e, sz["mc_batches"]), ex)
     lam, g, n, L, sw2, se2, noise = _flow_settings(ctx)[0]
     o = gla.optimal_parameters(lam, g, n, L, sw2, se2, noise)
-    e = gla.gla_squared_errors(lam, g, n, L, sw2, se2, noise, W_KQ=2.0 * o.W_KQ, W_V=o.W_V, n_samples=sz["mc_prompts"],
-                               seed=ctx.seed_for("000-thm1/mc/double"))
+    # the self-check away from the minimum keeps its power at quick sizes (it catches the exponent-shift mutant)
+    e = gla.gla_squared_errors(lam, g, n, L, sw2, se2, noise, W_KQ=2.0 * o.W_KQ, W_V=o.W_V,
+                               n_samples=max(sz["mc_prompts"], SELF_CHECK_PROMPTS), seed=ctx.seed_for("000-thm1/mc/double"))
     yield selfcheck.agreement("recursion MSE at Γ = 2Γ* = the exact loss there (the loss away from its minimum)",
                               batch_estimate(e, sz["mc_batches"]), gla.population_loss(2.0 * o.Gamma, lam, g, n, L, sw2,
                                                                                        se2, noise))
