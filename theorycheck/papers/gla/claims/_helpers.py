@@ -4,6 +4,7 @@ experiments' sizes, the self-checks of the full-parameter loss, the search for a
 and paired differences of the filter evidence (lines 58–89)."""
 from __future__ import annotations
 
+from fractions import Fraction as Fr
 import numpy as np
 
 from ....models.attention import gla_forward
@@ -260,7 +261,6 @@ def exact_slope_at_1(gamma, n, d, sigma_w2, sigma_e2):
     >>> exact_slope_at_1(1.0, 2, 1, 1.0, 0.5) > 0
     True
     """
-    from fractions import Fraction as Fr
     if n > 400:
         raise ValueError(f"n = {n}: the exact route is O(n²) in fractions; it is meant for small n")
     g, sw, se = Fr(gamma), Fr(sigma_w2), Fr(sigma_e2)
