@@ -47,7 +47,7 @@ _T1_TEXT = "λ = 0.7, γ = 0.8, n = 20, σ_w² = 1, σ_e² = 0.1, σ² = 0.1, d 
 
 
 def _mc_prompts(ctx, heavy=False):
-    base = 20_000 if ctx.quick else 200_000
+    base = 1000 if ctx.quick else 200_000
     return 3 * base if heavy else base
 
 

@@ -64,8 +64,6 @@ claims.not_a_claim((66, 66), METHOD, fragment="收敛性（单层最优 $\\lambd
 claims.restates((70, 70), "000-lambda-star-below-1", fragment="遗忘是有最优量的：")
 claims.restates((71, 71), "000-gla-below-filters",
                 fragment="门控 = 隐式自适应滤波：单层 GLA 在 AR(1) 上的行为对应一个自适应滤波器，但因权重跨序列共享、表达力更高，")
-claims.restates((74, 74), "000-floor-favours-soft-integration",
-                fragment="，这正解释了为何需要软性门控来逼近（而非追求零误差）。")
 
 # ---------------------------------------------------------------- highlights (lines 79–81)
 claims.restates((79, 79), "000-increment-is-the-gate",

@@ -4,23 +4,24 @@ linear attention, the gate as the whole increment over linear attention, the red
 in :mod:`.summary`."""
 from __future__ import annotations
 
+import mpmath as mp
 import numpy as np
 
 from ....claims import Clause, Param
 from ....models.attention import gla_forward
 from ....models.prompts import ar1_drift_prompts
-from ....verdicts import rules
-from ...api import Note
+from ....verdicts import rules, selfcheck
+from ...api import Note, Remedy
 from .. import theory as gla
+from ..derivations import gla_loss as dgl
 from ..registry import claims
-from ..settings import (D_EXP, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2, P_SE2_STATIONARY,
-                        P_SW2, SE2, SE2_RANGE, SW2, gamma_param, params_exp, sizes)
+from ..fixtures import box_points
+from ..settings import (D_EXP, GAMMA_RANGE, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
+                        P_SE2_STATIONARY, P_SW2, SE2, SE2_RANGE, SW2, gamma_param, params_exp, quick_undecided, sizes)
 from ._helpers import (batch_estimate, beats_zero, fmt_grid, full_loss_selfchecks, opt, prior_error, rng_for,
                        single_token_outputs, tokens)
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
-#: 'the closed form is exact': the recursion's Monte Carlo mean within 2 % of it (TOST; point null refutes)
-EXACT_MARGIN = 0.02
 
 
 # ============================================================================ line 44
@@ -61,13 +62,17 @@ def gamma_to_1_stationary(ctx):
                           "nσ_e²/(σ_w² + (n + 1)σ_e²) > 0",
                  "values": {f"{k:g}": v[0] for k, v in ends.items()}}
     yield rules.identity("no drift within the prompt at γ = 1", ends[SE2][0], 0.0, atol=1e-15, reading=RB, clauses="c1",
-                         params=[P_SW2, P_SE2], extent=drift_ext, scope=f"σ_w² = 1, σ_e² = {SE2}, n = {N_EXP}, exact")
+                         params=[P_SW2, P_SE2], extent=drift_ext,
+                         details={"quantity": "the relative drift over the prompt at γ = 1", "decisive": True}, scope=f"σ_w² = 1, σ_e² = {SE2}, n = {N_EXP}, exact")
     lam_ext = {"searched": {"sigma_e2": list(SE2_RANGE)},
                "holds_throughout": all(1.0 - v[1].lam > LAM_RESOLUTION for v in ends.values()),
                "values": {f"{k:g}": v[1].lam for k, v in ends.items()}}
     yield rules.identity("at γ = 1 no forgetting is optimal (λ* = 1)", ends[SE2][1].lam, 1.0, atol=LAM_RESOLUTION,
                          reading=RB, clauses="c1", params=[P_D, P_N, P_NOISE, P_SW2, P_LAMBDA, P_SE2], extent=lam_ext,
                          scope=f"{EXP}, σ_w² = 1, σ_e² = {SE2}, exact (λ* by Brent to 1e-10)")
+    yield Remedy("write 'γ → 1 and σ_e² → 0' (as line 48 does): with the drift noise fixed at σ_e² = {se2} the weights "
+                 "still drift by {drift} % of their norm over the prompt at γ = 1, and λ* = {lam}", clauses=["c1"],
+                 se2=SE2, drift=100 * ends[SE2][0], lam=ends[SE2][1].lam)
     yield Note("Drift is measured by E‖w_{n+1} − w_n‖²/E‖w_{n+1}‖² (per step) and E‖w_{n+1} − w_1‖²/E‖w_{n+1}‖² "
                "(within the prompt), exact from Cov(w_i, w_j) = γ^{j−i} s_i (theorycheck.gla.drift_statistics). The "
                "extents evaluate the 'σ_e² fixed' reading at both ends and the middle of the admissible σ_e² range; "
@@ -105,10 +110,18 @@ def exact_closed_forms(ctx):
         e = gla.gla_squared_errors(lam, te.get("test_gamma", g), te.get("test_n", n), L, sw2, se2, noise, W_KQ=o.W_KQ,
                                    W_V=o.W_V, n_samples=sz["stress_mc_prompts"],
                                    seed=ctx.seed_for(f"000-exact-closed-forms/{k}"))
-        yield rules.agreement(f"the closed form is exact: recursion MSE = closed form ({name})",
-                              batch_estimate(e, sz["mc_batches"]), exact, margin=EXACT_MARGIN, clauses=["c1", "c3"],
-                              scope=f"λ = {lam}, γ = {g}, n = {n}, d = 3, σ_w² = {sw2}, σ_e² = {se2}, {e.size} prompts of "
-                                    "the actual recursion at the closed-form optimum; margin 2 %")
+        # our derivation against our simulation: a self-check (it fails loudly), never a vote (issue 29)
+        yield selfcheck.agreement(f"the closed form = recursion MSE ({name}; λ = {lam}, γ = {g}, n = {n}, d = 3, "
+                                  f"{e.size} prompts)", batch_estimate(e, sz["mc_batches"]), exact)
+    # the clauses are decided by the exact derivation from the Gaussian model (SymPy): the loss at any fixed Γ is the
+    # closed form (Isserlis moments of the Gaussian inputs and weights), and its minimum over Γ is the closed-form error
+    for bname, (got, want) in dgl.isserlis_blocks(2)["pairs"].items():
+        yield rules.identity(f"exact closed form: Isserlis block '{bname}' of the loss under the Gaussian assumptions",
+                             got, want, clauses=["c1", "c3"],
+                             scope="SymPy, d = 2, symbolic Λ, s_i, ρ_ij, σ² (Gaussian x_i, w_0 and e_i)")
+    Lstar, want, _ = dgl.train_error_pair()
+    yield rules.identity("exact closed form: min over Γ of the exact loss (Λ = I_d) = d s_{n+1} + σ² − d D₁²/D₂",
+                         Lstar, want, clauses="c3", scope="SymPy, symbolic d and sums D₁, A₂, B, N₀")
     K = gla.drift_covariance(8, 1.0, 1.3, 0.2)
     idx = np.arange(1, 10)
     yield rules.identity("at γ = 1 the weights follow the random walk: Cov(w_i, w_j) = σ_w² + min(i, j)σ_e²", K,
@@ -116,8 +129,8 @@ def exact_closed_forms(ctx):
                          scope="n = 8, σ_w² = 1.3, σ_e² = 0.2, exact (theorycheck.gla.drift_covariance)")
     yield Note("Clause c4 ('the premise of every later theorem') describes the paper's method and is not asserted as a "
                "result. The closed forms are the toolkit's own derivation of the paper's theorems "
-               "(derivations/gla_loss.py); the agreements test that they are exact for the actual recursion (a point "
-               "null refutes at any size of deviation).")
+               "(derivations/gla_loss.py), decided by SymPy from the Gaussian model; the Monte Carlo of the actual "
+               "recursion against them is our derivation against our simulation, so it is a self-check, not a vote.")
 
 
 # ============================================================================ line 46
@@ -203,27 +216,63 @@ def increment_is_the_gate(ctx):
         yield rules.identity(f"GLA(λ) = linear attention on the tokens reweighted by λ^((n+1−i)/2) (λ = {lam})",
                              gla_forward(X, Y, lam, WKQ, WV), la, rtol=1e-10, clauses="c1",
                              scope=f"d = {d}, n = {n}, {B} random prompts and weights, float64")
-    steps = []
+    # the sign of every step decided exactly (issue 29, class 2): at γ = 0.5 most float steps are below the solve's
+    # accuracy (1e-12 relative), so an 80-digit solve of the same system (tridiagonal through the AR(1) precision
+    # matrix) decides them; the float route is a self-check against it
+    steps, worst_rel = [], 0.0
     for g in GAMMAS_EXP:
-        p, _ = gla.optimal_token_weights(gla.drift_covariance(N_EXP, g, SW2, SE2), D_EXP)
-        steps += list(np.diff(p))
+        p_exact, st = _exact_token_weights(N_EXP, g, SW2, SE2, D_EXP)
+        p_float, _ = gla.optimal_token_weights(gla.drift_covariance(N_EXP, g, SW2, SE2), D_EXP)
+        worst_rel = max(worst_rel, float(np.max(np.abs(p_float - p_exact) / np.abs(p_exact))))
+        steps += st
+    yield selfcheck.identity("float token weights = the 80-digit solve (relative)", worst_rel, 0.0, atol=1e-9)
     yield rules.inequality("the error-minimising weighting of the prompt's tokens is a recency bias (weights increase "
                            "towards the query)", steps, ">", 0.0, clauses="c2", params=params_exp(GAMMAS_EXP),
                            scope=f"{EXP}, γ ∈ {fmt_grid(GAMMAS_EXP)}, σ_e² = 0.01, every weighting p ∈ ℝⁿ of "
-                                 "x_qᵀΓΣ p_i y_i x_i (theorycheck.gla.optimal_token_weights), exact")
-    OPTIMAL_MARGIN = 0.01     # 'optimal' (line 79, restated here): GLA's error within 1 % of the best weighting's
-    excess, triv = [], []
+                                 "x_qᵀΓΣ p_i y_i x_i (theorycheck.gla.optimal_token_weights); each step's sign from an "
+                                 "80-digit solve (mpmath), exact to far below the smallest step")
+    OPTIMAL_MARGIN = 0.01     # 'optimal' (line 79, restated here): our margin; the verb table of 'matches' decides
+    e_gla, best, triv = [], [], []
     for g in GAMMAS_EXP:
-        _, best = gla.optimal_token_weights(gla.drift_covariance(N_EXP, g, SW2, SE2), D_EXP)
-        e_gla, ey2 = gla.train_error(opt(g).lam, g, N_EXP, D_EXP, SW2, SE2), prior_error(g, N_EXP, D_EXP)
-        excess.append((e_gla - best) / best)
-        triv.append(beats_zero(f"GLA at λ* (γ = {g})", ey2 - e_gla, ey2))
-    yield rules.inequality("the optimal inductive bias: GLA's geometric weighting at λ* is as good as the best weighting "
-                           "of the tokens (relative excess ≤ 1 %)", excess, "<=", OPTIMAL_MARGIN, clauses="c2",
-                           params=params_exp(GAMMAS_EXP),
-                           trivial=triv, details={"relative_excess": dict(zip(map(str, GAMMAS_EXP), excess))},
-                           scope=f"{EXP}, γ ∈ {fmt_grid(GAMMAS_EXP)}, σ_e² = 0.01, exact; the 1 % margin was written "
-                                 "after the excesses had been seen (largest 2.9e-4, at γ = 0.99)")
+        _, b = gla.optimal_token_weights(gla.drift_covariance(N_EXP, g, SW2, SE2), D_EXP)
+        e, ey2 = gla.train_error(opt(g).lam, g, N_EXP, D_EXP, SW2, SE2), prior_error(g, N_EXP, D_EXP)
+        e_gla.append(e)
+        best.append(b)
+        triv.append(beats_zero(f"GLA at λ* (γ = {g})", ey2 - e, ey2))
+    yield rules.grid_equivalence("the optimal inductive bias: GLA's geometric weighting at λ* is as good as the best "
+                                 "weighting of the tokens", e_gla, best, margin=OPTIMAL_MARGIN, relative=True,
+                                 verb="matches", labels=[f"γ = {g}" for g in GAMMAS_EXP], clauses="c2",
+                                 params=params_exp(GAMMAS_EXP), trivial=triv,
+                                 details={"quantity": "GLA's error at λ*", "reference": "the best weighting's error"},
+                                 scope=f"{EXP}, γ ∈ {fmt_grid(GAMMAS_EXP)}, σ_e² = 0.01, exact")
+    # the worst case inside the stated domain ('non-stationary sequences': the seed's model), not only the experiments'
+    box = {"gamma": (*GAMMA_RANGE, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"),
+           "d": (1, 100, "logint")}
+    pts = box_points(box, sizes(ctx)["search_m"] or 6, seed=ctx.seed_for("000-increment/domain"), corners=not ctx.quick)
+    e_gla, best = [], []
+    for q in pts:
+        _, b = gla.optimal_token_weights(gla.drift_covariance(q["n"], q["gamma"], SW2, q["sigma_e2"]), q["d"])
+        e_gla.append(gla.optimal_lambda(q["gamma"], q["n"], q["d"], SW2, q["sigma_e2"], grid_size=201).error)
+        best.append(b)
+    if ctx.quick:
+        yield rules.inequality("the optimal inductive bias across the seed's model: GLA at λ* is as good as the best "
+                               "weighting of the tokens (relative excess ≤ 1 %)", [e / b - 1 for e, b in zip(e_gla, best)],
+                               "<=", OPTIMAL_MARGIN, clauses="c2", undecided=quick_undecided(ctx),
+                               scope=f"{len(pts)} points of the seed's model (quick sizes)")
+        return
+    yield rules.grid_equivalence("the optimal inductive bias across the seed's model: GLA at λ* is as good as the best "
+                                 "weighting of the tokens", e_gla, best, margin=OPTIMAL_MARGIN, relative=True,
+                                 verb="matches", clauses="c2",
+                                 labels=[f"γ = {q['gamma']:.3g}, σ_e² = {q['sigma_e2']:.2g}, n = {q['n']}, d = {q['d']}"
+                                         for q in pts],
+                                 params=[P_SW2, P_NOISE, P_LAMBDA,
+                                         Param("gamma", "sample", "chosen", "Sobol sample of γ", admissible=GAMMA_RANGE),
+                                         Param("sigma_e2", "sample", "chosen", "Sobol (log)", admissible=SE2_RANGE),
+                                         Param("n", "sample", "chosen", "Sobol (log)", admissible=(2, 1000)),
+                                         Param("d", "sample", "chosen", "Sobol (log)", admissible=(1, 100))],
+                                 details={"quantity": "GLA's error at λ*", "reference": "the best weighting's error"},
+                                 scope=f"{len(pts)} points (scrambled Sobol + the 16 corners) of γ ∈ [0.01, 1], σ_e² ∈ "
+                                       "[1e-4, 1] (σ_w² = 1), n ∈ [2, 1000], d ∈ [1, 100], no label noise, exact")
     yield Note("'The inductive bias non-stationary sequences need most' is tested as: among all weightings of the "
                "prompt's tokens, the error-minimising one gives recent tokens more weight (a recency bias); line 79 "
                "(restated here) calls the gate the optimal inductive bias: GLA's geometric weighting at λ* against the "
@@ -269,3 +318,39 @@ def full_vs_reduced(ctx):
                            clauses="c1", scope="the same 4 settings; each entry moved by 1, max |Δŷ| relative to the "
                                                "mean |ŷ|")
     yield from full_loss_selfchecks(ctx, "000-full-vs-reduced")
+
+
+def _exact_token_weights(n, gamma, sigma_w2, sigma_e2, d, dps=80):
+    """The best weighting of :func:`theorycheck.gla.optimal_token_weights` (Λ = I_d, no label noise, p_n = 1) at
+    ``dps`` digits, and its steps p_{i+1} − p_i (as floats): (K + (d + 1) diag K) p = c with c = γ K e_n, so
+    (I + Q D) p = γ e_n with Q = K⁻¹ the tridiagonal precision of the AR(1) chain (Var w_1 = s_1, innovations σ_e²) —
+    a tridiagonal solve (Thomas) in mpmath. Needs σ_e² > 0 and n ≥ 2.
+
+    >>> p, st = _exact_token_weights(5, 0.8, 1.0, 0.1, 2)
+    >>> bool(abs(p[-1] - 1) < 1e-15 and min(st) > 0)
+    True
+    """
+    if not (sigma_e2 > 0 and n >= 2):
+        raise ValueError("the exact route needs σ_e² > 0 and n ≥ 2")
+    with mp.workdps(dps):
+        g, sw, se = mp.mpf(gamma), mp.mpf(sigma_w2), mp.mpf(sigma_e2)
+        s = [sw]
+        for _ in range(n + 1):
+            s.append(g * g * s[-1] + se)
+        q = [1 / s[1] + g * g / se] + [(1 + g * g) / se] * (n - 2) + [1 / se]
+        off = -g / se
+        D = [(d + 1) * s[i] for i in range(1, n + 1)]
+        a = [off * D[i - 1] for i in range(1, n)]
+        b = [1 + q[i] * D[i] for i in range(n)]
+        c = [off * D[i + 1] for i in range(n - 1)]
+        r = [mp.mpf(0)] * (n - 1) + [g]
+        for i in range(1, n):
+            m = a[i - 1] / b[i - 1]
+            b[i] -= m * c[i - 1]
+            r[i] -= m * r[i - 1]
+        p = [mp.mpf(0)] * n
+        p[-1] = r[-1] / b[-1]
+        for i in range(n - 2, -1, -1):
+            p[i] = (r[i] - c[i] * p[i + 1]) / b[i]
+        p = [x / p[-1] for x in p]
+        return np.array([float(x) for x in p]), [float(p[i + 1] - p[i]) for i in range(n - 1)]

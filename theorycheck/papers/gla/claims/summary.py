@@ -18,14 +18,15 @@ import numpy as np
 from ....claims import Clause, Param
 from ....models.attention import gla_forward
 from ....models.prompts import ar1_drift_prompts
-from ....verdicts import Estimate, rules, selfcheck
-from ...api import Note
+from ....verdicts import rules, selfcheck
+from ...api import Note, Remedy
 from .. import theory as gla
-from ..fixtures import bayes_extent, box_points, filter_params
+from ..fixtures import box_points, filter_params
 from ..registry import claims
 from ..settings import (D_EXP, GAMMA_RANGE, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
-                        P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, sizes)
-from ._helpers import batch_estimate, beats_zero, fmt_grid, opt, prior_error, rng_for, single_token_outputs
+                        P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, quick_undecided, sizes)
+from ._helpers import (GAIN_RESOLUTION, batch_estimate, bayes_approximation, bayes_row, beats_zero, exact_slope_at_1,
+                       filter_trivial, fmt_grid, opt, prior_error, rng_for, single_token_outputs)
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
 
@@ -93,6 +94,7 @@ def gla_beats_linear_attention(ctx):
     """Under AR(1) drift of the regression weights, the train and test errors of GLA (at its optimal λ*) are strictly
     below those of linear attention (λ = 1), and λ* < 1."""
     GAMMAS_MC = (0.8, 0.95)        # test-error Monte Carlo at the γ's of the filter and depth experiments
+    GAMMAS_MC_RUN = GAMMAS_MC[1:] if ctx.quick else GAMMAS_MC       # quick: one of them (issue 31)
     TEST_NS = (50, 200, 400)       # Theorem-3 prompt-length shifts (train n = 100): chosen
     sz = sizes(ctx)
     for g in GAMMAS_EXP:
@@ -104,7 +106,7 @@ def gla_beats_linear_attention(ctx):
                                scope=f"{EXP}, γ = {g}, exact population train error; E[y²] = {ey2:.4g}")
         yield rules.inequality(f"the optimal forgetting factor λ* < 1 (γ = {g})", r.lam, "<", 1.0, clauses="c3",
                                params=params_exp([g]), scope=f"{EXP}, γ = {g}, λ* = {r.lam:.4f} (Brent, 1e-10), exact")
-    for g in GAMMAS_MC:
+    for g in GAMMAS_MC_RUN:
         r, ey2 = opt(g), prior_error(g, N_EXP, D_EXP)
         seed = ctx.seed_for(f"000-gla-beats-la/test/{g}")
         e_g = gla.gla_squared_errors(r.lam, g, N_EXP, np.eye(D_EXP), SW2, SE2, n_samples=sz["mc_prompts"], seed=seed)
@@ -135,6 +137,13 @@ def gla_beats_linear_attention(ctx):
                                "none)", admissible=(2, 10_000))],
                            scope=f"{EXP} in training, test n ∈ {fmt_grid(TEST_NS)}, γ ∈ {fmt_grid(GAMMAS_MC)}, "
                                  "each model at its own train-optimal weights, exact")
+    share = {g: (1 - opt(g).error_linear_attention / prior_error(g, N_EXP, D_EXP),
+                 1 - opt(g).error / prior_error(g, N_EXP, D_EXP)) for g in (0.5, 0.8, 0.9)}
+    yield Remedy("state the regime where linear attention learns, or compare with predicting 0 as well: at d = 10, "
+                 "n = 100 linear attention removes only {la5} %, {la8} % and {la9} % of E[y²] at γ = 0.5, 0.8 and 0.9 "
+                 "(GLA {g5} %, {g8} % and {g9} %)", clauses=["c2"],
+                 la5=100 * share[0.5][0], la8=100 * share[0.8][0], la9=100 * share[0.9][0],
+                 g5=100 * share[0.5][1], g8=100 * share[0.8][1], g9=100 * share[0.9][1])
     yield Note("Test error = error of the train-optimal weights on fresh prompts (C4); the trivial predictor 0 has error "
                "E[y²] = d s_{n+1}. At d = 10, n = 100 the drifting weights decorrelate within a few tokens for γ ≤ 0.9, "
                "so the uniform average of linear attention carries almost nothing about w_{n+1}: its error is within "
@@ -158,7 +167,8 @@ def _condition_audit(ctx):
     corners), outside it (the stationary case) and at its excluded corner n = 1."""
     box = {"gamma": (GAMMA_RANGE[0], 1.0, "lin"), "sigma_e2": (*SE2_RANGE, "log"), "n": (2, 1000, "logint"),
            "d": (1, 100, "logint")}
-    pts = box_points(box, 7 if ctx.quick else 8, seed=ctx.seed_for("000-gla-beats-la/audit"))   # 272 points: < 30 s
+    pts = box_points(box, sizes(ctx)["search_m"] or 8, seed=ctx.seed_for("000-gla-beats-la/audit"),   # 272: < 30 s
+                     corners=True)
     res = [gla.optimal_lambda(p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"], grid_size=201) for p in pts]
     trivial_la = [r.error_linear_attention > (1 - 0.02) * prior_error(p["gamma"], p["n"], p["d"], SW2, p["sigma_e2"])
                   for p, r in zip(pts, res)]
@@ -166,14 +176,40 @@ def _condition_audit(ctx):
                 Param("sigma_e2", "sample", "chosen", "Sobol sample (log) of σ_e²", admissible=SE2_RANGE),
                 Param("n", "sample", "chosen", "Sobol sample (log) of n", admissible=(2, 1000)),
                 Param("d", "sample", "chosen", "Sobol sample (log) of d", admissible=(1, 100)), P_SW2, P_NOISE, P_LAMBDA]
+    # class 2 (issue 29): a point whose relative gain is below the float64 accuracy of the closed forms is decided by
+    # the exact (rational) sign of dL/dλ at λ = 1, never by its float slack
+    gains = [1 - r.error / r.error_linear_attention for r in res]
+    ok = [k for k, gn in enumerate(gains) if gn >= GAIN_RESOLUTION]
+    low = [k for k, gn in enumerate(gains) if gn < GAIN_RESOLUTION]
     yield rules.inequality("throughout the condition: λ* < 1 and the train error at λ* is below λ = 1's",
-                           [r.error - r.error_linear_attention for r in res] + [r.lam - 1.0 for r in res], "<", 0.0,
-                           clauses="c1", params=searched,
+                           [res[k].error - res[k].error_linear_attention for k in ok] + [res[k].lam - 1.0 for k in ok],
+                           "<", 0.0, clauses="c1", params=searched, undecided=quick_undecided(ctx),
                            scope=f"{len(pts)} points (scrambled Sobol + the 16 corners) of γ ∈ [0.01, 1], σ_e² ∈ [1e-4, 1] "
-                                 "(σ_w² = 1), n ∈ [2, 1000], d ∈ [1, 100], no label noise, exact",
+                                 f"(σ_w² = 1), n ∈ [2, 1000], d ∈ [1, 100], no label noise, exact; the {len(ok)} points "
+                                 f"whose relative gain float64 resolves (≥ {GAIN_RESOLUTION:g})",
                            details={"linear_attention_within_2pct_of_predicting_0": int(sum(trivial_la)),
-                                    "points": len(pts), "smallest_gain": float(min(
-                                        1 - r.error / r.error_linear_attention for r in res))})
+                                    "points": len(pts), "resolved_in_float": len(ok),
+                                    "smallest_resolved_gain": float(min(gains[k] for k in ok))})
+    if low:
+        slopes = [float(exact_slope_at_1(pts[k]["gamma"], pts[k]["n"], pts[k]["d"], SW2, pts[k]["sigma_e2"]))
+                  for k in low]
+        yield rules.inequality("throughout the condition, where float64 cannot resolve the gain: dL/dλ > 0 at λ = 1 "
+                               "exactly, so λ* < 1 and the error at λ* is below λ = 1's", slopes, ">", 0.0,
+                               clauses="c1", params=searched, undecided=quick_undecided(ctx),
+                               details={"quantity": "the exact slope dL/dλ at λ = 1",
+                                        "unresolved_points": [{k2: pts[k][k2] for k2 in ("gamma", "sigma_e2", "n", "d")} | {
+                                            "float_gain": gains[k]} for k in low]},
+                               scope=f"the {len(low)} of {len(pts)} points whose relative gain is below {GAIN_RESOLUTION:g} "
+                                     "(smallest float gain " + f"{min(gains[k] for k in low):.2g}): dL/dλ at λ = 1 in "
+                                     "exact rational arithmetic (fractions) from the float inputs")
+    small = [k for k in ok if pts[k]["n"] <= 50]
+    if small:                             # a point float resolves: the exact slope against a float difference
+        p0, h = pts[max(small, key=lambda k: gains[k])], 1e-6
+        fd = (gla.train_error(1.0, p0["gamma"], p0["n"], p0["d"], SW2, p0["sigma_e2"])
+              - gla.train_error(1.0 - h, p0["gamma"], p0["n"], p0["d"], SW2, p0["sigma_e2"])) / h
+        yield selfcheck.identity("exact slope dL/dλ(1) = its float central difference at a resolvable point",
+                                 float(exact_slope_at_1(p0["gamma"], p0["n"], p0["d"], SW2, p0["sigma_e2"])), fd,
+                                 rtol=1e-3)
     r = gla.optimal_lambda(1.0, N_EXP, D_EXP, SW2, 0.0, grid_size=201)
     yield rules.identity("outside the condition (no drift: γ = 1, σ_e² = 0) λ* = 1: the condition is operative", r.lam,
                          1.0, atol=LAM_RESOLUTION, clauses="c1", params=[P_D, P_N, P_NOISE, P_SW2, P_LAMBDA],
@@ -200,7 +236,8 @@ def _condition_audit(ctx):
 def optimal_forgetting_equivalence(ctx, filters, bayes):
     """On the AR(1) model λ acts as a learnable memory decay, equivalent to the optimal forgetting factor of adaptive
     filtering, so 'gating helps' becomes 'a recency bias can approximate the time-varying optimal predictor'."""
-    APPROX = 0.10          # 'approximates' the optimal predictor: excess error within 10 % of the Bayes error
+    APPROX = 0.10          # 'approximates' the optimal predictor: our margin, 10 % of the Bayes error; the verb's
+    #                        declared table (verdicts.margins, 'approximates': 1–20 %) decides a refutation (issue 29)
     TOL_FORGET = 0.02      # 'the same optimal forgetting factor': |λ* − β*| ≤ 0.02
     r = gla.learn_gate(0.8, N_EXP, D_EXP, SW2, SE2, lam0=0.99, seed=ctx.seed_for("000-forgetting/learn"))
     yield rules.inequality("λ is a learnable memory decay: gradient descent on (λ, Γ) reaches λ* (γ = 0.8)",
@@ -216,23 +253,16 @@ def optimal_forgetting_equivalence(ctx, filters, bayes):
         yield rules.identity(f"the optimal λ* equals the optimal RLS forgetting factor β* (γ = {g})", f["gla_lam"],
                              f["best_beta"], atol=TOL_FORGET, clauses="c2",
                              reading="the same optimal value (λ* = β* on the same streams)",
-                             params=filter_params(f), scope=f"T = {f['T']}, γ = {g}, λ* of GLA for n = T − 1 (exact), "
+                             params=filter_params(f), trivial=filter_trivial(f, ("rls",)),
+                             scope=f"T = {f['T']}, γ = {g}, λ* of GLA for n = T − 1 (exact), "
                              f"β* = the best of the RLS scan on {f['runs_scan']} streams, grid {fmt_grid(sorted(f['scan_rls']))}")
-    for (g, se2), b in sorted(bayes.items()):
-        if se2 != SE2:
-            continue
-        ey2, e_gla = prior_error(g, N_EXP, D_EXP), gla.train_error(opt(g).lam, g, N_EXP, D_EXP, SW2, SE2)
-        kal = Estimate.from_samples(b["query_sq"])
-        ext = bayes_extent(bayes, g, lambda row: row["gla_exact"] - row["query_sq"].mean() > APPROX *
-                           row["query_sq"].mean())
-        yield rules.equivalence(f"GLA at λ* approximates the Bayes-optimal predictor: error within 10 % (γ = {g})",
-                                Estimate(e_gla - kal.mean, kal.se, kal.n, kal.df), 0.0, margin=APPROX * kal.mean,
-                                clauses="c3", params=params_exp([g]), extent=ext,
-                                trivial=[beats_zero("GLA", ey2 - e_gla, ey2),
-                                         beats_zero("Bayes (Kalman)", Estimate(ey2 - kal.mean, kal.se, kal.n, kal.df),
-                                                    ey2)],
-                                scope=f"{EXP}, γ = {g}: GLA's exact train error {e_gla:.4g} against the Kalman filter with "
-                                      f"the true parameters at the query ({kal.n} streams, {kal.mean:.4g} ± {kal.se:.2g})")
+    yield from bayes_approximation(bayes, APPROX, "c3", "GLA at λ* approximates the Bayes-optimal predictor")
+    rows = {g: bayes_row(bayes, g) for g in (0.8, 0.95, 0.975)}
+    yield Remedy("restrict 'approximates the time-varying optimal predictor' to fast drift: at d = 10, n = 100 GLA's "
+                 "error is {e8} % above the Bayes (Kalman) error at γ = 0.8 but {e95} % and {e975} % above it at "
+                 "γ = 0.95 and 0.975, where it captures {s95} % and {s975} % of the Bayes predictor's gain over "
+                 "predicting 0", clauses=["c3"], e8=100 * rows[0.8]["excess"], e95=100 * rows[0.95]["excess"],
+                 e975=100 * rows[0.975]["excess"], s95=100 * rows[0.95]["share"], s975=100 * rows[0.975]["share"])
     yield Note("RLS with forgetting factor β estimates w_t by R_t⁻¹r_t with r_t = Σ β^{t−i} y_i x_i; GLA applies a fixed Γ "
                "to the same exponentially weighted cross-correlation with β = λ (structure). Whether the optimal values "
                "coincide is a second reading: λ* and β* are both tuned on the AR(1) streams of the filter experiment. The "

@@ -158,7 +158,8 @@ def test_stress_paths_find_their_breaking_points():
     res = _path("000-gla-recursion::one global, data-independent gate λ")
     assert res["breaking_point"]["bracket"] == [0.001, 0.01]
     res = _path("000-thm1-effective-covariance::Λ close to isotropic")   # Monte Carlo of the recursion
-    assert res["points"][0]["verdict"] == "confirmed" and not res["finding"]
+    # quick sizes (4000 prompts, issue 31) may leave the Monte Carlo point undecided; never the opposite direction
+    assert res["points"][0]["verdict"] in ("confirmed", "inconclusive") and not res["finding"]
 
 
 def test_every_result_has_assumptions_and_a_stress_path():

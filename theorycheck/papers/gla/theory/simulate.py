@@ -127,7 +127,7 @@ class StackRun:
 
 
 def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd_lr=0.05, init_scale=0.1,
-                    seed=0, normalise=True, sampler=None, batch=256, schedule="constant") -> StackRun:
+                    seed=0, normalise=True, sampler=None, batch=256, schedule="constant", init=None) -> StackRun:
     r"""Train all entries of every layer's :math:`W_{KQ},W_V` ((d+1)×(d+1)) of a GLA stack
     (:func:`theorycheck.models.attention.gla_stack_forward`) on the MSE (not halved).
 
@@ -139,7 +139,9 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
     with an Armijo backtracking step: start from twice the previous step (first: ``gd_lr``), halve
     until :math:`L(\theta-\eta g)\le L(\theta)-\tfrac12\eta\|g\|^2` (at most 60 halvings). Initial
     weights i.i.d. :math:`\mathcal N(0,\text{init\_scale}^2)` from ``SeedSequence(seed)``. ``lams``: one
-    gate per layer (or one for all). ``losses`` / ``grad_norms`` are those of the batch each step used.
+    gate per layer (or one for all). ``losses`` / ``grad_norms`` are those of the batch each step used. ``init``: the
+    starting weights instead (the depth W_KQ's then the depth W_V's, each (d+1)×(d+1)), e.g. a trained shallower
+    stack with one more layer whose W_V is 0 (the same predictor: a nested start).
     """
     depth, lams, X, Y, adam_steps, gd_steps, adam_lr, gd_lr, init_scale, normalise, seed, batch = _stack_setting(
         depth, lams, X, Y, adam_steps, gd_steps, adam_lr, gd_lr, init_scale, seed, normalise, sampler, batch,
@@ -148,6 +150,10 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
     rng = np.random.default_rng(seed)
     data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     P = [init_scale * rng.standard_normal((D, D)) for _ in range(2 * depth)]
+    if init is not None:
+        if len(init) != 2 * depth or any(np.shape(w) != (D, D) for w in init):
+            raise ValueError(f"init must hold {2 * depth} matrices of shape ({D}, {D})")
+        P = [check_array(f"init[{k}]", w, ndim=2).copy() for k, w in enumerate(init)]
     m1 = [np.zeros((D, D)) for _ in P]
     m2 = [np.zeros((D, D)) for _ in P]
     loss_at = _stack_loss(gla_tokens(X, Y), Y, lams, depth, D, normalise)
@@ -173,7 +179,7 @@ def train_gla_stack(depth, lams, X, Y, *, adam_steps, gd_steps, adam_lr=0.02, gd
                     {"depth": depth, "adam_steps": adam_steps, "gd_steps": gd_steps, "adam_lr": adam_lr,
                      "gd_lr": gd_lr, "init_scale": init_scale, "seed": seed, "normalise": normalise,
                      "n_train": int(X.shape[0]), "adam_batch": batch if sampler is not None else None,
-                     "schedule": schedule})
+                     "schedule": schedule, "nested_start": init is not None})
 
 
 def _stack_setting(depth, lams, X, Y, adam_steps, gd_steps, adam_lr, gd_lr, init_scale, seed, normalise, sampler,
