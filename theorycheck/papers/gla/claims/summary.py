@@ -19,6 +19,7 @@ from ....claims import Clause, Param
 from ....models.attention import gla_forward
 from ....models.prompts import ar1_drift_prompts
 from ....verdicts import rules, selfcheck
+from ....verdicts.sequential import sequential_estimate
 from ...api import Note, Remedy
 from .. import theory as gla
 from ..fixtures import box_points, filter_params
@@ -108,22 +109,27 @@ def gla_beats_linear_attention(ctx):
                                params=params_exp([g]), scope=f"{EXP}, γ = {g}, λ* = {r.lam:.4f} (Brent, 1e-10), exact")
     for g in GAMMAS_MC_RUN:
         r, ey2 = opt(g), prior_error(g, N_EXP, D_EXP)
-        seed = ctx.seed_for(f"000-gla-beats-la/test/{g}")
-        e_g = gla.gla_squared_errors(r.lam, g, N_EXP, np.eye(D_EXP), SW2, SE2, n_samples=sz["mc_prompts"], seed=seed)
-        e_l = gla.gla_squared_errors(1.0, g, N_EXP, np.eye(D_EXP), SW2, SE2, n_samples=sz["mc_prompts"], seed=seed)
-        y2 = _query_labels_squared(g, sz["mc_prompts"], seed)
-        yield rules.superiority(f"test error on fresh prompts (γ = {g}): linear attention − GLA > 0",
-                                batch_estimate(e_l - e_g, sz["mc_batches"]), clauses="c2", params=params_exp([g]),
-                                trivial=[beats_zero("GLA", batch_estimate(y2 - e_g, sz["mc_batches"]), ey2),
-                                         beats_zero("linear attention", batch_estimate(y2 - e_l, sz["mc_batches"]), ey2)],
-                                scope=f"{EXP}, γ = {g}, λ* = {r.lam:.4f}, {e_g.size} paired prompts of the training "
-                                      f"law, actual recursion at the train-optimal weights")
+        seed, n_max, B = ctx.seed_for(f"000-gla-beats-la/test/{g}"), sz["mc_prompts"], sz["mc_batches"]
+        # looks fall on whole chunks (two per look at least); below 8 chunks (quick) one fixed-sample look
+        unit, looks = (MC_CHUNK, 4) if n_max >= 8 * MC_CHUNK else (1, 1)
+        got = {}
+        # sequential (issue 31): up to 4 looks on the one stream of paired prompts; stops when the superiority and
+        # both trivial comparisons are decided at the spending boundary and the 95 % repeated CI of the difference
+        # is at most 5 % of E[y²] (declared); a run to the maximum keeps the fixed-sample prompts bit for bit
+        yield sequential_estimate(
+            _paired_draw(r.lam, g), n_max, rng=np.random.default_rng(seed), unit=unit, looks=looks, out=got, precision=0.05 * ey2, estimator=lambda x: batch_estimate(x[:, 1] - x[:, 0], B),
+            trivial=lambda x, ey2=ey2: [beats_zero("GLA", batch_estimate(x[:, 2] - x[:, 0], B), ey2),
+                                        beats_zero("linear attention", batch_estimate(x[:, 2] - x[:, 1], B), ey2)],
+            decide=lambda e, g=g, r=r: rules.superiority(
+                f"test error on fresh prompts (γ = {g}): linear attention − GLA > 0", e, clauses="c2",
+                params=params_exp([g]), scope=f"{EXP}, γ = {g}, λ* = {r.lam:.4f}, {e.n} paired prompts of the "
+                                              "training law, actual recursion at the train-optimal weights"))
+        e_g, e_l, y2 = got["samples"].T          # the self-checks use the prompts the stopping look drew
         yield selfcheck.agreement(f"GLA recursion MSE = exact train error (γ = {g})",
-                                  batch_estimate(e_g, sz["mc_batches"]), r.error)
+                                  batch_estimate(e_g, B), r.error)
         yield selfcheck.agreement(f"linear-attention recursion MSE = exact train error at λ = 1 (γ = {g})",
-                                  batch_estimate(e_l, sz["mc_batches"]), r.error_linear_attention)
-        yield selfcheck.agreement(f"the trivial predictor's MSE = E[y²] (γ = {g})", batch_estimate(y2, sz["mc_batches"]),
-                                  ey2)
+                                  batch_estimate(e_l, B), r.error_linear_attention)
+        yield selfcheck.agreement(f"the trivial predictor's MSE = E[y²] (γ = {g})", batch_estimate(y2, B), ey2)
     yield from _condition_audit(ctx)
     lhs, rhs = [], []
     for g in GAMMAS_MC:
@@ -150,16 +156,28 @@ def gla_beats_linear_attention(ctx):
                "2 % of E[y²] there, and 'GLA beats linear attention' then mostly says 'GLA beats predicting 0'.")
 
 
-def _query_labels_squared(gamma, count, seed):
-    """y_{n+1}² of the very prompts gla_squared_errors draws (same law, seed and chunks): the trivial predictor's
-    squared errors, paired."""
-    rng, out, left = np.random.default_rng(seed), [], count
-    while left > 0:
-        size = min(5000, left)
-        _, Y = ar1_drift_prompts(rng, size, gamma, N_EXP, np.eye(D_EXP), SW2, SE2, 0.0)
-        out.append(Y[:, -1] ** 2)
-        left -= size
-    return np.concatenate(out)
+#: the chunk of :func:`~theorycheck.papers.gla.theory.gla_squared_errors` (its default): the stages of a sequential
+#: draw fall on it, so the prompts are those of the fixed-sample route
+MC_CHUNK = 5000
+
+
+def _paired_draw(lam, gamma):
+    """``draw(rng, k0, k1)`` of :func:`~theorycheck.verdicts.sequential.sequential_estimate`: prompts k0 … k1 − 1 of
+    the one stream, in chunks of at most :data:`MC_CHUNK`, with three columns on the same prompts (common random
+    numbers: the generator's state is replayed for each) — GLA's squared error at ``lam``, linear attention's (λ = 1)
+    and the trivial predictor's y_{n+1}²."""
+    def draw(rng, k0, k1):
+        cols = []
+        for a in range(k0, k1, MC_CHUNK):
+            size, state, e = min(MC_CHUNK, k1 - a), rng.bit_generator.state, []
+            for lm in (lam, 1.0):
+                rng.bit_generator.state = state
+                e.append(gla.squared_errors_from(rng, size, lm, gamma, N_EXP, np.eye(D_EXP), SW2, SE2))
+            rng.bit_generator.state = state
+            _, Y = ar1_drift_prompts(rng, size, gamma, N_EXP, np.eye(D_EXP), SW2, SE2, 0.0)
+            cols.append(np.column_stack(e + [Y[:, -1] ** 2]))
+        return np.concatenate(cols)
+    return draw
 
 
 def _condition_audit(ctx):

@@ -238,3 +238,19 @@ def test_lambda_importance_extent_rules():
     assert _noise_extent({"": [3.0, 2.0, 1.0]}, lv, "sigma_e2", 0.0, 2.0)["holds_throughout"] is True
     ext = _noise_extent({"": [3.0, 3.5, 1.0]}, lv, "sigma_e2", 0.0, 2.0)
     assert ext["holds_throughout"] is False and ext["rises_between"] == {"": [(0.0, 1.0)]}
+
+
+def test_sequential_draw_is_the_fixed_sample_route():
+    """000-gla-beats-linear-attention samples in stages (issue 31): its paired draw, consumed in two stages, gives the
+    prompts of the fixed-sample route (gla_squared_errors, same seed and chunk) for both contenders, bit for bit."""
+    import numpy as np
+    from theorycheck.papers.gla import theory as gla
+    from theorycheck.papers.gla.claims.summary import MC_CHUNK, _paired_draw
+    from theorycheck.papers.gla.settings import D_EXP, N_EXP, SE2, SW2
+    lam, g, n = 0.9, 0.95, MC_CHUNK + 600
+    draw, rng = _paired_draw(lam, g), np.random.default_rng(7)
+    x = np.concatenate([draw(rng, 0, MC_CHUNK), draw(rng, MC_CHUNK, n)])
+    for col, lm in ((0, lam), (1, 1.0)):
+        ref = gla.gla_squared_errors(lm, g, N_EXP, np.eye(D_EXP), SW2, SE2, n_samples=n, seed=7, chunk=MC_CHUNK)
+        assert np.array_equal(x[:, col], ref)
+    assert np.all(x[:, 2] > 0) and x.shape == (n, 3)

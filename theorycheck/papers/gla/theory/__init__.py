@@ -87,7 +87,7 @@ from .flows import (FlowResult, classify_full_flow, full_gradient_flow, full_par
 from .learning import learn_gate, optimal_token_weights
 from .law import (FLOW_VARIANCE_MAX, MAX_DENSE_DIM, MAX_FLOW_DIM, MAX_FLOW_POINTS, MAX_GRID, MAX_INIT_SCALE,
                   MAX_SIM_WORK, MAX_TRAIN_WORK)
-from .simulate import (StackRun, TrainingDiverged, geometric_rate_stability, gla_squared_errors,
+from .simulate import (StackRun, TrainingDiverged, geometric_rate_stability, gla_squared_errors, squared_errors_from,
                        simulate_filter_benchmark, simulate_gla, train_gla_stack)
 from .sums import CLOSED_FORM_GAP, GLASums, ar1_variances, moment_sums
 
@@ -97,7 +97,7 @@ __all__ = ["GLASums", "ar1_variances", "moment_sums", "xi", "xi_large_d", "train
            "irreducible_floor", "simulate_gla", "gradient_flow", "FlowResult",
            "lambda_star_large_d_correction", "full_parameter_loss", "full_gradient_flow",
            "probe_local_minimum", "classify_full_flow", "lambda_importance", "drift_statistics", "StackRun",
-           "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors",
+           "train_gla_stack", "geometric_rate_stability", "simulate_filter_benchmark", "gla_squared_errors", "squared_errors_from",
            "drift_covariance", "train_error_from_covariance", "optimal_lambda_from_covariance", "TrainingDiverged",
            "learn_gate", "optimal_token_weights", "filter_scan", "filter_evaluation", "assemble_benchmark", "best_value",
            "search_full_minima", "CLOSED_FORM_GAP", "MAX_SIM_WORK", "MAX_DENSE_DIM", "FLOW_VARIANCE_MAX", "MAX_GRID", "MAX_FLOW_POINTS",

@@ -291,6 +291,30 @@ def geometric_rate_stability(values, floor: float = 1e-10, times=None) -> dict:
             "points": int(last + 1)}
 
 
+def squared_errors_from(rng, size, lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None,
+                        W_V=None) -> np.ndarray:
+    r"""The squared errors :math:`(\hat y-y_{n+1})^2` of the GLA recursion on ``size`` fresh AR(1) prompts drawn
+    from the generator ``rng`` (consumed in order): one chunk of :func:`gla_squared_errors`, for a sampler that draws
+    in stages from one stream (:func:`theorycheck.verdicts.sequential.sequential_estimate`). Calls on one
+    generator with sizes c, c, … give the prompts of ``gla_squared_errors(..., seed=s, chunk=c)`` from
+    ``np.random.default_rng(s)``. Defaults for the weights: the optimal embedded ones. Not halved.
+
+    >>> a = gla_squared_errors(0.8, 0.9, 10, np.eye(2), 1.0, 0.1, n_samples=200, seed=3, chunk=100)
+    >>> r = np.random.default_rng(3)
+    >>> b = np.concatenate([squared_errors_from(r, 100, 0.8, 0.9, 10, np.eye(2), 1.0, 0.1) for _ in range(2)])
+    >>> bool(np.array_equal(a, b))
+    True
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise ParameterTypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    lam, gamma, n, sigma_w2, sigma_e2, noise = check_law(lam, gamma, n, sigma_w2, sigma_e2, noise)
+    L = check_lambda_matrix(Lambda)
+    size = check_int("size", size, minimum=1, maximum=MAX_COUNT)
+    _sim_budget(size, size, n, L.shape[0], "size", "size")
+    W_KQ, W_V = _sim_weights(W_KQ, W_V, lam, gamma, n, L, sigma_w2, sigma_e2, noise)
+    return _chunk_errors(rng, size, lam, gamma, n, L, sigma_w2, sigma_e2, noise, W_KQ, W_V)
+
+
 def gla_squared_errors(lam, gamma, n, Lambda, sigma_w2, sigma_e2, noise=0.0, W_KQ=None, W_V=None,
                        n_samples=4000, seed=0, chunk=5000) -> np.ndarray:
     r"""Per-prompt squared errors :math:`(\hat y-y_{n+1})^2` of the actual GLA recursion on
