@@ -25,9 +25,9 @@ from . import theory as nl
 from .reconciliation import (FIG1_COINCIDE_MODEL_MARGIN, FIG1_COINCIDE_STATED, fig1_normalisations,
                              log_ratio_model)
 from .registry import claims
-from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_TAUS, A1ZERO_TEACHERS, ANISO_SPREAD, FIG1, FIG1_BATCHES,
-                       FIG1_NOISE_RANGE, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS,
-                       RANK, RESULT1_CONFIGS, RHO, sizes)
+from .settings import (A1ZERO_ALT, A1ZERO_BASE, A1ZERO_ONE_FACTOR, A1ZERO_TAUS, A1ZERO_TEACHERS, ANISO_SPREAD,
+                       FIG1, FIG1_BATCHES, FIG1_NOISE_RANGE, FIG1_STATED_NOISES, FIG1_TAUS, FIG2, FIG2_FINITE_KAPPAS, FIG2_KAPPAS,
+                       FLOOR_SEARCH_STEPS, RANK, RESULT1_CONFIGS, RHO, sizes)
 
 #: Figure 1 teachers: the sin teacher and the two linear teachers of the legend (noise 0.447 = ρ_nl/a₁², 0.1).
 FIG1_TEACHERS = ("sin", "linear-legend", "linear-0.1")
@@ -92,17 +92,70 @@ def a1zero_scan(ctx, f):
     return out
 
 
-@claims.fixture
-def a1zero_alt(ctx):
-    """He₂ at the alternative (α, κ) = A1ZERO_ALT, τ = 2, over the d grid (independent of a1zero_scan)."""
+def _a1zero_alt_params(ctx) -> list[str]:
+    return [f"{a:g}/{k:g}" for a, k in (A1ZERO_ALT,) + A1ZERO_ONE_FACTOR]
+
+
+@claims.fixture(params=_a1zero_alt_params)
+def a1zero_alt(ctx, point):
+    """He₂ at an alternative (α, κ) (``point`` = ``"<α>/<κ>"``: A1ZERO_ALT, or one factor of A1ZERO_BASE changed),
+    τ = 2, over the d grid (independent of a1zero_scan; A1ZERO_ALT keeps its seeds of record)."""
     sz = sizes(ctx)
-    alpha, kappa = A1ZERO_ALT
-    out = {"ds": list(sz["ext_ds"]), "trials": []}
+    alpha, kappa = (float(x) for x in point.split("/"))
+    name = "a1zero-alt" if (alpha, kappa) == A1ZERO_ALT else f"a1zero-alt/{point}"
+    out = {"ds": list(sz["ext_ds"]), "alpha": alpha, "kappa": kappa, "trials": []}
     for d, T in zip(sz["ext_ds"], sz["ext_trials"]):
         r = nl.simulate_icl_sweep("he2", d, alpha, kappa, [A1ZERO_TAUS[1]], RHO, trials=T,
-                                  seed=ctx.seed_for(f"a1zero-alt/{d}"), n_test=sz["ext_ntest"])
+                                  seed=ctx.seed_for(f"{name}/{d}"), n_test=sz["ext_ntest"])
         out["trials"].append(r.trial_means[:, 0].copy())
     return out
+
+
+# ------------------------------------------------------------------------------------------ 004-floor's searches
+def log_grid(lo, hi, step):
+    """ln-spaced grid from lo to hi with ln-steps at most ``step``."""
+    n = int(np.ceil(np.log(hi / lo) / step)) + 1
+    return np.geomspace(lo, hi, n)
+
+
+#: The monotonicity searches of 004-floor: the ratio varied, its range, and the ranges of the other two (Result 1).
+FLOOR_AXES = {"α": ((0.1, 1000.0), "τ", "κ"), "κ": ((0.1, 1000.0), "τ", "α"), "τ < 1": ((0.05, 0.98), "α", "κ"),
+              "τ > 1": ((1.02, 1000.0), "α", "κ")}
+
+
+def _floor_error(axis, x, u, v):
+    """Result 1 (sin) with the varied ratio ``x`` and the other two ``u``, ``v`` (in the order of FLOOR_AXES)."""
+    if axis == "α":
+        return nl.e_icl_nonlinear("sin", u, x, v, RHO)
+    if axis == "κ":
+        return nl.e_icl_nonlinear("sin", u, v, x, RHO)
+    return nl.e_icl_nonlinear("sin", x, u, v, RHO)
+
+
+@claims.fixture(params=lambda ctx: list(FLOOR_AXES))
+def floor_search(ctx, axis):
+    """Does more of one ratio (``axis``) ever raise the error of Result 1 (sin, exact)? At every point (u, v) of a
+    ln-grid of the other two ratios (τ ∈ [0.1, 100] without |τ − 1| ≤ 0.02 when τ is one of them, the others
+    ∈ [0.1, 100] and ∞ for κ), the error along a ln-grid of the varied ratio; a rise between neighbours beyond
+    round-off (1e-12 relative) is a certified counterexample. Returns the counts, every counterexample's (u, v, first
+    x at which the error rises) and the largest rise factor max e / e at the first rise."""
+    step, ostep = FLOOR_SEARCH_STEPS["quick" if ctx.quick else "full"]
+    (lo, hi), uname, vname = FLOOR_AXES[axis]
+    xs = log_grid(lo, hi, step)
+    us = [u for u in log_grid(0.1, 100.0, ostep) if uname != "τ" or abs(u - 1) > 0.02]
+    vs = list(log_grid(0.1, 100.0, ostep)) + ([np.inf] if vname == "κ" else [])
+    found, tried, rise = [], 0, []
+    for u in us:
+        for v in vs:
+            e = np.array([_floor_error(axis, x, u, v) for x in xs])
+            up = np.diff(e) > 1e-12 * np.abs(e[1:])
+            tried += 1
+            if np.any(up):
+                i = int(np.argmax(up))
+                found.append((float(u), float(v), float(xs[i])))
+                rise.append(float(np.max(e[i:]) / e[i]))
+    return {"axis": axis, "others": (uname, vname), "range": (lo, hi), "step": step, "found": found, "tried": tried,
+            "rise": rise}
 
 
 # ------------------------------------------------------------------------------------------ Figure 1

@@ -84,6 +84,10 @@ def _polynomial():
     return dict(expr=g ** 4 - 2 * g + 1, g=g)
 
 
+def _teacher_expr():
+    return dict(f=sp.tanh(sp.Symbol("g", real=True)))
+
+
 _SIM = dict(f="sin", d=4, alpha=2.0, kappa=2.0, tau=1.5, rho=0.1, lam=0.0, trials=2, seed=0, n_test=8,
             normalize_tasks=False, method="projected", C_train=None, C_test=None)
 _SWEEP = dict(f="sin", d=4, alpha=2.0, kappa=2.0, taus=[0.5, 1.5], rho=0.1, lam=0.0, trials=2, seed=0, n_test=8,
@@ -99,6 +103,7 @@ BASELINES = [
     Baseline(_TEACHERS + "surrogate_teacher", dict(f="sin", rho=0.1)),
     Baseline(_TEACHERS + "label_moments", dict(f="sin", rho=0.1)),
     Baseline(_TEACHERS + "polynomial_expectation", factory=_polynomial),
+    Baseline(_TEACHERS + "label_expectations", factory=_teacher_expr),
     # --- theory: linear ICL, Result 1, the a1 = 0 branch
     Baseline(_ICL + "mp_resolvent", dict(z=0.5, kappa=2.0, c=1.0)),
     Baseline(_ICL + "e_icl_linear", dict(tau=2.0, alpha=2.0, kappa=2.0, rho=0.1, lam=0.0), allow_inf=True),

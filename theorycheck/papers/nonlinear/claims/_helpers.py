@@ -26,7 +26,7 @@ from ..fixtures import aniso_covariances
 from ..registry import claims
 from ..settings import RESULT1_CONFIGS, RHO, mc_param, params, sizes
 
-__all__ = ["g", "PHI", "gauss_E", "gauss_E_relu", "ANISO_THEORY_D", "scan_estimates", "result1_theory",
+__all__ = ["g", "PHI", "gauss_E", "gauss_E_relu", "gauss_E_poly", "ANISO_THEORY_D", "scan_estimates", "result1_theory",
            "scan_params", "assumption_note", "plot_result1_extrapolation", "plot_a1zero_extrapolation", "plot_fig1",
            "plot_fig2"]
 
@@ -34,17 +34,85 @@ g = sp.Symbol("g", real=True)
 PHI = sp.exp(-g ** 2 / 2) / sp.sqrt(2 * sp.pi)
 
 
+def _half_moment(k: int):
+    """∫₀^∞ g^k φ(g) dg = 2^{k/2 − 1} Γ((k + 1)/2)/√π (exact; the Gaussian integral of a monomial over g > 0)."""
+    return sp.simplify(2 ** sp.Rational(k, 2) * sp.gamma(sp.Rational(k + 1, 2)) / (2 * sp.sqrt(sp.pi)))
+
+
+def _half_E(expr, sign: int):
+    """Exact ∫ expr φ over g > 0 (sign = 1) or g < 0 (sign = −1) for a polynomial ``expr`` in g, monomial by monomial
+    (g^k over g < 0 is (−1)^k times the half-moment); None when ``expr`` is not a polynomial in g."""
+    if not expr.is_polynomial(g):
+        return None
+    return sp.expand(sum(c * sign ** k * _half_moment(k) for (k,), c in sp.Poly(expr, g).terms())) if expr != 0 \
+        else sp.Integer(0)
+
+
+def _tilted_E(expr):
+    """Exact E[expr(g)] for a sum of terms c·g^k·exp(a·g) with a, c free of g (sin and cos rewritten as
+    exponentials): each term by completing the square, ∫ g^k e^{ag} φ(g) dg = e^{a²/2} E[(g + a)^k], with
+    E[g^j] = (j − 1)!! for even j and 0 for odd j (the same Gaussian integrals in closed form); None when a term is
+    not of that form."""
+    e = sp.expand(sp.powsimp(sp.expand(expr.rewrite(sp.exp)), combine="exp"))
+    total = sp.Integer(0)
+    for term in sp.Add.make_args(e):
+        expo = sp.Integer(0)
+        rest = sp.Integer(1)
+        for fac in sp.Mul.make_args(term):
+            base, ex = fac.as_base_exp()
+            if base == sp.E or isinstance(fac, sp.exp):
+                expo += fac.args[0] if isinstance(fac, sp.exp) else ex
+            else:
+                rest *= fac
+        a = sp.diff(expo, g)
+        if a.has(g) or not rest.is_polynomial(g):
+            return None
+        shift = sp.expand(rest.subs(g, g + a))
+        mom = sum(c * (sp.factorial2(k - 1) if k % 2 == 0 else 0) for (k,), c in sp.Poly(shift, g).terms()) \
+            if shift.has(g) else shift
+        total += sp.exp(sp.expand(expo - a * g) + a ** 2 / 2) * mom
+    return total
+
+
 def gauss_E(expr):
-    """Exact E[expr(g)], g ~ N(0, 1), by SymPy integration of expr·φ (not through the Hermite engine)."""
-    return sp.simplify(sp.integrate(sp.expand(expr) * PHI, (g, -sp.oo, sp.oo)))
+    """Exact E[expr(g)], g ~ N(0, 1), by SymPy integration of expr·φ (not through the Hermite engine); a polynomial
+    integrand by its half-line monomial moments, and a polynomial times exponentials or sines and cosines of linear
+    functions of g by completing the square (:func:`_tilted_E`) — the same integrals in closed form."""
+    e = sp.expand(expr)
+    pos, neg = _half_E(e, 1), _half_E(e, -1)
+    if pos is not None:
+        return sp.simplify(pos + neg)
+    tilted = _tilted_E(e)
+    if tilted is not None:
+        return sp.simplify(tilted)
+    return sp.simplify(sp.integrate(e * PHI, (g, -sp.oo, sp.oo)))
 
 
 def gauss_E_relu(expr, relu):
     """Exact E[expr(g)], g ~ N(0, 1), for an expression in g and the ReLU ``relu`` = Piecewise((g, g > 0), (0, True)):
     the same Gaussian integral as :func:`gauss_E`, split at the kink (relu = g on g > 0, 0 on g ≤ 0) so that SymPy
-    integrates two smooth integrands instead of taking its Meijer-G route through the Piecewise."""
-    pos, neg = sp.expand(expr.subs(relu, g)), sp.expand(expr.subs(relu, 0))
+    integrates two smooth integrands instead of taking its Meijer-G route through the Piecewise; polynomial pieces by
+    their half-line monomial moments. Piecewise pieces that SymPy folded out of ``relu`` (relu² → Piecewise((g², g >
+    0), (0, True))) are resolved on each half-line by the sign of g."""
+    gp, gn = sp.Symbol("g_pos", positive=True), sp.Symbol("g_neg", negative=True)
+    pos = sp.expand(expr.subs(relu, g).subs(g, gp).subs(gp, g))
+    neg = sp.expand(expr.subs(relu, 0).subs(g, gn).subs(gn, g))
+    hp, hn = _half_E(pos, 1), _half_E(neg, -1)
+    if hp is not None and hn is not None:
+        return sp.simplify(hp + hn)
     return sp.simplify(sp.integrate(pos * PHI, (g, 0, sp.oo)) + sp.integrate(neg * PHI, (g, -sp.oo, 0)))
+
+
+def gauss_E_poly(expr, var, E=gauss_E):
+    """Exact E[expr] for an expression polynomial in the symbol ``var`` (a coefficient such as β, not g): the
+    Gaussian integral ``E`` of each coefficient of ``var``, so that SymPy never integrates with ``var`` inside (the
+    same integrals as ``E(expr)``, term by term; ≈ 10× faster for ReLU).
+
+    >>> b = sp.Symbol("b"); gauss_E_poly((g - b) ** 2, b)
+    b**2 + 1
+    """
+    poly = sp.Poly(sp.expand(expr), var)
+    return sp.expand(sum(E(c) * var ** k for (k,), c in poly.terms()))
 
 
 # ------------------------------------------------------------------------------------------ the d-scans

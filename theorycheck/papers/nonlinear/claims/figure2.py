@@ -13,7 +13,7 @@ from scipy.optimize import brentq, minimize_scalar
 from ....claims import Clause
 from ....verdicts import FINITE_SIZE_LAWS, Estimate, rules, selfcheck
 from ....verdicts.rules.trivial import against_trivial
-from ...api import Derivation
+from ...api import Derivation, Remedy
 from .. import theory as nl
 from ..fixtures import fig2_curves
 from ..registry import claims
@@ -44,9 +44,11 @@ def _overlay_name(a) -> str:
               overlays=[_overlay_name(a) for a in FIG2["alphas"]])
 def fig2_overlay(ctx, fig2_runs, fig2_finite_size):
     """Figure 2 overlays Result 1 (dashed, d → ∞ at the figure's α and τ = α/2) on the simulated points (d = 32):
-    the points lie on the curves within 5 % at every κ of the figure, and the gap vanishes as d → ∞ (finite size)."""
+    the points lie on the curves within 5 % at every κ of the figure (decided at the worst κ, issue 29), and the gap
+    vanishes as d → ∞ (finite size)."""
     curves = fig2_curves(fig2_runs)
     ps = _fig2_params(ctx)
+    grid = {}
     for a, run in curves.items():
         tr, tau = run["trials"], run["tau"]
         th = [nl.e_icl_nonlinear(FIG2["f"], tau, a, k, RHO) for k in run["kappas"]]
@@ -56,13 +58,29 @@ def fig2_overlay(ctx, fig2_runs, fig2_finite_size):
         extent = {"searched": {"κ grid (Figure 2)": [min(FIG2_KAPPAS), max(FIG2_KAPPAS)]}, "holds_throughout": not off,
                   "relative gap by κ": {f"{k:g}": round(r, 4) for k, r in zip(run["kappas"], rel)},
                   "fails": f"κ ∈ {off}" if off else "nowhere on the grid"}
-        for k, e, t in zip(run["kappas"], est, th):
-            yield rules.equivalence(f"α = {a:g}, κ = {k:g}: simulated {e.mean:.4g} on the dashed curve {t:.4g} (within "
-                                    "5 %)", e, t, margin=MARGIN_REL, relative=True, overlay=_overlay_name(a),
-                                    clauses="c2", params=ps, extent=extent,
-                                    scope=f"actual model, tanh, ρ = 0.1, d = {run['d']} (the figure's size; finite d "
-                                          f"against the d → ∞ curve), α = {a:g}, τ = {tau:g}, {tr.shape[1]} trials")
-    yield from _fig2_finite_size(ctx, curves, fig2_finite_size)
+        grid[a] = sc = rules.grid_equivalence(
+                                     f"α = {a:g}: the simulated points lie on the dashed curve at every κ of the grid "
+                                     "(within 5 %)", est, th, margin=MARGIN_REL, relative=True,
+                                     labels=[f"κ = {k:g}" for k in run["kappas"]], verb="approximates",
+                                     overlay=_overlay_name(a), clauses="c2", params=ps, extent=extent,
+                                     details={"quantity": f"the simulated error (α = {a:g})",
+                                              "reference": "the d → ∞ curve"},
+                                     scope=f"actual model, tanh, ρ = 0.1, d = {run['d']} (the figure's size; finite d "
+                                           f"against the d → ∞ curve), α = {a:g}, τ = {tau:g}, {tr.shape[1]} trials "
+                                           "per κ")
+    a = max(grid, key=lambda x: max(abs(r) for r in grid[x].details["deviations"]))     # the worst α decides
+    grid[a].details["decisive"] = True
+    yield from grid.values()
+    limits = yield from _fig2_finite_size(ctx, curves, fig2_finite_size)
+    if max(sc.details["upper_bound"] for sc in grid.values()) > MARGIN_REL:       # not shown within 5 % everywhere
+        devs = grid[a].details["deviations"]
+        j = max(range(len(devs)), key=lambda i: abs(devs[i]))
+        yield Remedy("quote the overlay with its size at d = {d}: the points lie up to {x} % off the d → ∞ curve (α = "
+                     "{a}, κ = {k}), every point within {ub} % (simultaneous upper bound); extrapolated under the 1/d "
+                     "law, the gap at the κ checked is at most {y} % of Result 1", d=curves[a]["d"], x=100 * abs(devs[j]),
+                     a=a, k=curves[a]["kappas"][j],
+                     ub=100 * max(sc.details["upper_bound"] for sc in grid.values()), y=100 * max(limits),
+                     clauses=["c2"])
 
 
 def _fig2_finite_size(ctx, curves, finite):
@@ -70,6 +88,7 @@ def _fig2_finite_size(ctx, curves, finite):
     d = 32), extrapolated to d → ∞ under every declared finite-size law."""
     P = params(ctx)
     ps = [P["rho"], P["fig2_f"], P["fig2_alpha_tau"], P["fig2_ext_ds"], P["lambda0"], P["tasks"]]
+    limits = []
     for a in FIG2["alphas"]:
         for k in FIG2_FINITE_KAPPAS:
             small, run = finite[f"{a}/{k}"], curves[a]
@@ -77,11 +96,15 @@ def _fig2_finite_size(ctx, curves, finite):
             ds = small["ds"] + [run["d"]]
             samples = [x - th for x in small["trials"]] + [run["trials"][run["kappas"].index(k)] - th]
             m, se, dfs = scan_estimates(samples)
-            yield rules.asymptotic(f"finite-size analysis, α = {a:g}, κ = {k:g}: simulation − Result 1 → 0 as d → ∞",
-                                   ds, m, se, 0.0, margin=MARGIN_REL * th, dfs=dfs, clauses="c2",
-                                   params=ps + [P["fig2_kappas"]],
-                                   scope=f"actual model, tanh, ρ = 0.1, α = {a:g}, τ = {a / 2:g}, κ = {k:g}, d ∈ {ds}, "
-                                         f"finite-size laws {list(FINITE_SIZE_LAWS)}")
+            sc = rules.asymptotic(f"finite-size analysis, α = {a:g}, κ = {k:g}: simulation − Result 1 → 0 as d → ∞",
+                                  ds, m, se, 0.0, margin=MARGIN_REL * th, dfs=dfs, clauses="c2",
+                                  params=ps + [P["fig2_kappas"]],
+                                  details={"quantity": f"simulation − Result 1 (α = {a:g}, κ = {k:g})"},
+                                  scope=f"actual model, tanh, ρ = 0.1, α = {a:g}, τ = {a / 2:g}, κ = {k:g}, d ∈ {ds}, "
+                                        f"finite-size laws {list(FINITE_SIZE_LAWS)}")
+            limits.append(abs(sc.details["laws"]["1/d"]["intercept"]) / th)
+            yield sc
+    return limits
 
 
 # ================================================================================ the table of sizes
@@ -191,16 +214,18 @@ def fig2_simulation(ctx, fig2_runs):
     BAND, RESOLUTION, EXCESS_REL = math.log(1.5), 0.5, 0.25
     sz = sizes(ctx)
     rnl = float(nl.rho_nonlinear(FIG2["f"], RHO))
-    FALL = (0.5, 0.75, 1.0, 1.5, 2.0)
+    # "around κ ≈ 1" (κ≈1 一带): the band within the factor 1.5 of κ = 1 that the steepest-point test declares
+    FALL = tuple(k for k in FIG2_KAPPAS if abs(math.log(k)) <= BAND + 1e-12)
     ps = _fig2_params(ctx)
     curves, theory, excess = {}, {}, {}
     for a, run in fig2_curves(fig2_runs).items():
         tr, tau, T = run["trials"], run["tau"], run["trials"].shape[1]
         scope = f"actual model, tanh, ρ = 0.1, d = {run['d']}, α = {a:g}, τ = {tau:g}, {T} trials per κ"
         est = [Estimate.from_samples(tr[run["kappas"].index(k)]) for k in FALL]
-        yield rules.shape(f"α = {a:g}: the simulated error falls across κ ≈ 1", FALL, [e.mean for e in est],
-                          ses=[e.se for e in est], df=T - 1, shape="decreasing", resolution=RESOLUTION, clauses="c1",
-                          scope=scope, params=ps)
+        yield rules.shape(f"α = {a:g}: the simulated error falls across the band around κ ≈ 1 (κ = {FALL[0]:g} → "
+                          f"{FALL[-1]:g})", FALL, [e.mean for e in est], ses=[e.se for e in est], df=T - 1,
+                          shape="decreasing", resolution=RESOLUTION, clauses="c1", scope=scope, params=ps,
+                          details={"x_name": "κ"})
         e_of = lambda lk, a=a, tau=tau: nl.e_icl_nonlinear(FIG2["f"], tau, a, math.exp(lk), RHO)   # noqa: E731
         slope = lambda lk: (e_of(lk + 1e-4) - e_of(lk - 1e-4)) / 2e-4                          # noqa: E731
         steep = minimize_scalar(slope, bounds=(math.log(0.1), math.log(10.0)), method="bounded", options={"xatol": 1e-6})
@@ -208,11 +233,15 @@ def fig2_simulation(ctx, fig2_runs):
                                "1.5 of κ = 1", abs(steep.x), "<=", BAND, clauses="c1",
                                details={"kappa_steepest": math.exp(steep.x), "slope_per_ln_kappa": float(steep.fun)},
                                scope=f"Result 1 (exact), α = {a:g}, τ = {tau:g}, steepest point by optimisation over ln κ")
-        fine = np.exp(np.arange(math.log(0.2), math.log(5.0), 1e-3))
+        step = 1e-2 if ctx.quick else 1e-3             # issue 31: a coarser grid in quick mode (a negative: capped)
+        fine = np.exp(np.arange(math.log(0.2), math.log(5.0), step))
         ef = np.array([nl.e_icl_nonlinear(FIG2["f"], tau, a, k, RHO) for k in fine])
         yield rules.inequality(f"α = {a:g}: no jump in Result 1 — the largest change between neighbours on a ln κ grid of "
-                               "step 1e-3 is below 1 % of the whole fall", float(np.max(np.abs(np.diff(ef)))), "<",
+                               f"step {'1e-2' if ctx.quick else '1e-3'} is below 1 % of the whole fall",
+                               float(np.max(np.abs(np.diff(ef)))), "<",
                                0.01 * float(ef[0] - ef[-1]), clauses="c2",
+                               details={"decisive": True, "quantity": "the largest change of Result 1 between "
+                                        "neighbours on the ln κ grid", "reference": "1 % of the whole fall"},
                                scope=f"Result 1 (exact), α = {a:g}, τ = {tau:g}, κ ∈ [0.2, 5]")
         big = tr[run["kappas"].index(max(FIG2_KAPPAS))]
         excess[a] = Estimate.from_samples(big - rnl)

@@ -91,6 +91,8 @@ def effective_rank(ctx, rank_runs):
     RS = (1, 2, 4, 16, 64)
     yield rules.inequality("sin, α, τ → ∞: the floor with rank-r test tasks exceeds ρ_nl for fixed r",
                            [nl.rank_floor_sin(x, RHO) for x in RS], ">", rnl, clauses=["c1", "c6"],
+                           details={"decisive": True, "quantity": "the α, τ → ∞ error floor with rank-r test tasks "
+                                    "(r = 1, 2, 4, 16, 64)", "reference": "ρ_nl, the floor Result 1 predicts"},
                            scope="exact, r ∈ {1, 2, 4, 16, 64}, ρ = 0.1 (the floor depends on the test tasks' norms only)")
     rr, rho = sp.Symbol("r", positive=True), sp.Rational(1, 10)
     floor_r = rho + sp.S.Half - (1 + 4 / rr) ** (-rr / 2) / 2 - (1 + 2 / rr) ** (-rr / 2 - 1)
@@ -109,8 +111,8 @@ def effective_rank(ctx, rank_runs):
 
 def _rank_simulation(ctx, sz, rnl, runs):
     """Actual model with rank-1 training tasks, test tasks or both, against isotropic tasks on shared draws
-    (``runs``: :func:`~.fixtures.rank_runs`): the deviation from Result 1 (general-covariance form a₁²C) changes by
-    more than the 5 % margin of 004-result1."""
+    (``runs``: :func:`~.fixtures.rank_runs`): does the deviation from Result 1 (general-covariance form a₁²C)
+    change (two-sided, ≠ 0; equivalence within the 5 % margin of 004-result1 would refute)?"""
     MARGIN_REL = 0.05
     P = params(ctx)
     d, T = sz["rank_d"], sz["rank_trials"]
@@ -124,8 +126,10 @@ def _rank_simulation(ctx, sz, rnl, runs):
     for lab in ("both", "training", "test"):
         est = Estimate.from_samples(dev[lab][0] - dev["isotropic"][0])
         yield rules.difference(f"rank-1 {lab} tasks: the model's deviation from Result 1 differs from the isotropic "
-                               "one by more than the 5 % margin", est, 0.0, margin=MARGIN_REL * dev["isotropic"][1],
-                               clauses=["c1", "c2", "c6"], params=ps,
+                               "one (≠ 0; within ±5 % of Result 1 would refute)", est, 0.0,
+                               margin=MARGIN_REL * dev["isotropic"][1], clauses=["c1", "c2", "c6"], params=ps,
+                               details={"quantity": f"the change of the model's deviation from Result 1 with rank-1 "
+                                                    f"{lab} covariance{'s' if lab == 'both' else ''}"},
                                scope=f"sin, d = {d}, α = 32, τ = 16, κ = ∞, ρ = 0.1, {T} paired trials; rank-1 C = "
                                      f"d·e₁e₁ᵀ for the {lab} covariance{'s' if lab == 'both' else ''}, Result 1 in its "
                                      "general-covariance form with a₁²C")

@@ -38,13 +38,27 @@ tau, q, lam, rnl, s = sp.symbols("tau q lam rho_nl s", positive=True)
 chi, mu, g_, ke = sp.symbols("chi mu g kappa_e", positive=True)
 
 
+def expressions() -> dict:
+    """The expressions of the derivation — χ₀ (the positive root of the fixed point's quadratic), λ̃, κ_e, the ridge
+    risk and its two ridgeless branches — built without the checks of :func:`derive` (which proves them and is
+    re-run by ``theorycheck derive --check`` before every run); what the claims use and test in their own
+    sub-claims."""
+    a, b, c = tau * lam, q * tau + tau * lam - q, -q
+    chi0 = (-b + sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)       # positive root (c < 0 < a)
+    lt = lam * (1 + chi0)
+    kap = sp.simplify(lt / q)
+    risk_k = rnl * tau * (1 + ke) ** 2 / (tau * (1 + ke) ** 2 - 1)
+    return {"chi0": chi0, "lam_tilde": lt, "kappa_e": kap, "risk_lam": risk_k.subs(ke, kap), "risk_kappa": risk_k,
+            "e_below": rnl / (1 - tau), "e_above": rnl * tau / (tau - 1), "lt_below": q * (1 - tau) / tau}
+
+
 def derive() -> dict:
+    r = expressions()
     # 1. fixed point -> quadratic, positive root
     fp = sp.Eq(chi, q / (q * tau / (1 + chi) + tau * lam))
     quad = sp.expand((chi * (q * tau / (1 + chi) + tau * lam) - q) * (1 + chi))
     assert sp.simplify(quad - (tau * lam * chi ** 2 + (q * tau + tau * lam - q) * chi - q)) == 0
-    a, b, c = tau * lam, q * tau + tau * lam - q, -q
-    chi0 = (-b + sp.sqrt(b ** 2 - 4 * a * c)) / (2 * a)       # positive root (c < 0 < a)
+    chi0 = r["chi0"]
     assert sp.simplify(fp.lhs.subs(chi, chi0) - fp.rhs.subs(chi, chi0)) == 0
     # chi0 = g/tau with g the MP Stieltjes transform at mu = lam/q, ratio gamma = 1/tau
     gam = 1 / tau
@@ -53,14 +67,14 @@ def derive() -> dict:
     assert sp.simplify((g_pos / tau).subs(mu, lam / q) - chi0) == 0
 
     # 2. lam_tilde and its limits on each side of tau = 1
-    lt = lam * (1 + chi0)
+    lt = r["lam_tilde"]
     lt_below = sp.simplify(sp.limit(lt.subs(tau, 1 / (1 + s)), lam, 0, "+"))   # tau = 1/(1+s) < 1
     lt_above = sp.simplify(sp.limit(lt.subs(tau, 1 + s), lam, 0, "+"))        # tau = 1+s > 1
     assert sp.simplify(lt_below - (q * (1 - tau) / tau).subs(tau, 1 / (1 + s))) == 0
     assert lt_above == 0
 
     # 3. effective regularisation and the variance term
-    kap = sp.simplify(lt / q)
+    kap = r["kappa_e"]
     assert sp.simplify(kap * (1 - gam / (1 + kap)) - lam / q) == 0
     Vk = gam / ((1 + ke) ** 2 - gam)
     V_from_g = gam * (g_pos + mu * sp.diff(g_pos, mu))
@@ -71,22 +85,21 @@ def derive() -> dict:
         lhs = sp.nsimplify(sp.N(Vk.subs(ke, kval).subs(tau, pt[tau]), 50))
         rhs = sp.nsimplify(sp.N(V_from_g.subs(pt), 50))
         assert abs(sp.N(lhs - rhs, 40)) < 1e-35, pt
-    risk_k = rnl * tau * (1 + ke) ** 2 / (tau * (1 + ke) ** 2 - 1)
+    risk_k = r["risk_kappa"]
     assert sp.simplify(rnl * (1 + Vk) - risk_k) == 0
-    risk_lam = risk_k.subs(ke, kap)
+    risk_lam = r["risk_lam"]
 
     # 4. ridgeless limits and the seed's numbers
     below = sp.simplify(sp.limit(risk_lam.subs(tau, 1 / (1 + s)), lam, 0, "+"))
     above = sp.simplify(sp.limit(risk_lam.subs(tau, 1 + s), lam, 0, "+"))
     assert sp.simplify(below - (rnl / (1 - tau)).subs(tau, 1 / (1 + s))) == 0
     assert sp.simplify(above - (rnl * tau / (tau - 1)).subs(tau, 1 + s)) == 0
-    e_below, e_above = rnl / (1 - tau), rnl * tau / (tau - 1)
+    e_below, e_above = r["e_below"], r["e_above"]
     assert e_below.subs(tau, sp.Rational(1, 2)) == 2 * rnl
     assert e_above.subs(tau, 2) == 2 * rnl
     assert sp.simplify(e_below.subs(tau, sp.Rational(9, 10)) - 10 * rnl) == 0
     assert sp.limit(e_above, tau, sp.oo) == rnl
-    return {"chi0": chi0, "lam_tilde": lt, "kappa_e": kap, "risk_lam": risk_lam, "risk_kappa": risk_k,
-            "e_below": e_below, "e_above": e_above, "lt_below": q * (1 - tau) / tau}
+    return r
 
 
 def main() -> list[Path]:

@@ -13,6 +13,8 @@ Steps (the script stops with AssertionError if any check fails):
    (sign has a jump: a_1 = 2φ(0), the δ-part of its distributional derivative).
 3. The seed's teaching table (lines 95–99): a_1 and the non-linear energy E[f²] − a_1² for
    g, g²−1, g³, c: 1/0, 0/2, 3/6, 0/c².
+   The label expectations E[g²f²], E[g f³], E[f⁴] of each teacher
+   (``theory.teachers.label_expectations``, read back by ``label_moments``).
 4. The seed's numbers (lines 185–186, 216–217): sin: a_1 = e^{−1/2}, a_1² = e^{−1},
    E[sin²] = (1 − e^{−2})/2, ρ_nl(0.1), ρ_nl/a_1², (a_1² + ρ_nl)/a_1²; tanh: a_1, E[tanh²], ρ_nl(0.1).
 Writes ``theorycheck/papers/nonlinear/generated/nonlinear_hermite.py`` (table constants, exact ρ_f / ρ_nl functions).
@@ -27,6 +29,7 @@ import sympy as sp
 from ....codegen import write_module
 from ....hermite import gaussian_expectation, hermite_coefficients, stein_check
 from ..theory.teachers import TEACHERS as NL_TEACHERS
+from ..theory.teachers import label_expectations
 
 SCRIPT = "theorycheck.papers.nonlinear.derivations.nonlinear_hermite"
 GENERATED_PACKAGE = "theorycheck.papers.nonlinear.generated"
@@ -87,6 +90,7 @@ def table() -> dict:
                 "nonlinear_energy": _s(rnl), "nonlinear_energy_float": _f(rnl),
                 "parseval_tail": mpmath.nstr(ef2_num - parseval, 15),
                 "stein_abs_diff": mpmath.nstr(st["abs_diff"], 5),
+                "label": {k: repr(v) for k, v in label_expectations(f).items()},
             }
     return out
 

@@ -24,10 +24,11 @@ import sympy as sp
 from .... import hermite
 from ....memo import Memo, key
 from ....validate import check_int, check_real
+from ..generated.nonlinear_hermite import HERMITE_TABLE          # generated from this module's TEACHERS
 from .ranges import MAX_VALUE
 
 __all__ = ["G", "TEACHERS", "teacher", "teacher_key", "teacher_moments", "rho_f", "rho_nonlinear",
-           "surrogate_teacher", "label_moments", "polynomial_expectation"]
+           "surrogate_teacher", "label_moments", "label_expectations", "polynomial_expectation"]
 
 G = sp.Symbol("g", real=True)
 
@@ -146,7 +147,12 @@ def _moments(f, dps: int = 30) -> dict:
 
 def _teacher_moments(f, dps: int) -> dict:
     r""":func:`teacher_moments` without the memo (``dps`` validated by the caller). A callable teacher's
-    :math:`\mathbb E f^2` integrates ``t -> f(t)**2``, evaluated by the engine like any callable."""
+    :math:`\mathbb E f^2` integrates ``t -> f(t)**2``, evaluated by the engine like any callable. A named teacher
+    whose moments are exact is read from the Hermite table the derivation generated with the same engine calls
+    (:func:`_generated_moments`)."""
+    table = _generated_moments(f, dps)
+    if table is not None:
+        return table
     expr, fn = teacher(f)
     src = expr if expr is not None else fn
     a = hermite.hermite_coefficients(src, 1, dps=dps)
@@ -156,6 +162,33 @@ def _teacher_moments(f, dps: int) -> dict:
         ef2 = hermite.gaussian_expectation(lambda t: fn(t) ** 2, dps=dps)
     exact = all(isinstance(v, sp.Basic) for v in (a[0], a[1], ef2))
     return {"a0": a[0], "a1": a[1], "Ef2": ef2, "exact": exact}
+
+
+#: digits of the numeric entries of the generated Hermite table (computed at 40 digits, stored to 30)
+_TABLE_DIGITS = 30
+
+
+def _generated_moments(f, dps: int):
+    """The moments of a named teacher from :data:`~..generated.nonlinear_hermite.HERMITE_TABLE` — written by
+    :mod:`..derivations.nonlinear_hermite` through the same ``hermite_coefficients`` and ``gaussian_expectation`` that
+    :func:`_teacher_moments` calls, and re-derived by ``theorycheck derive --check`` before every run (so the table is
+    that route's result, remembered on disk: SymPy's integration and the quadrature cost about a second per teacher
+    and process): exact SymPy numbers where the row is exact, else ``mpf`` at ``dps`` digits from the stored 30
+    (computed at 40). None unless ``f`` names a teacher of :data:`TEACHERS` whose row was generated from the same
+    expression (and, for a numeric row, ``dps`` ≤ 30 and a₀, a₁ numeric too)."""
+    if not isinstance(f, str) or f not in TEACHERS:
+        return None
+    row = HERMITE_TABLE.get(f)
+    if row is None or row["expr"] != str(TEACHERS[f]):
+        return None
+    if row["exact"]:
+        return {"a0": sp.sympify(row["a"][0]), "a1": sp.sympify(row["a"][1]), "Ef2": sp.sympify(row["Ef2"]),
+                "exact": True}
+    if dps > _TABLE_DIGITS or any(row["a"][i] != row["a_float"][i] for i in (0, 1)):   # a mixed row: computed
+        return None
+    with mpmath.workdps(dps):
+        return {"a0": +mpmath.mpf(row["a_float"][0]), "a1": +mpmath.mpf(row["a_float"][1]),
+                "Ef2": +mpmath.mpf(row["Ef2_float"]), "exact": False}
 
 
 def _mpf(x):
@@ -247,20 +280,51 @@ def label_moments(f, rho) -> dict:
     return dict(_LABEL_MOMENTS.get_or_compute(key(tk, rho), lambda: _label_moments(f, expr, rho)))
 
 
-def _label_moments(f, expr, rho) -> dict:
-    """:func:`label_moments` of the already-resolved teacher ``expr`` (inputs validated by the caller)."""
+def label_expectations(f) -> dict:
+    r"""The noise-free Gaussian expectations behind :func:`label_moments` of the teacher ``f`` (a name or a SymPy
+    expression): ``{"Eg2f2": E[g²f²], "Egf3": E[g f³], "Ef4": E[f⁴]}`` (floats; a polynomial exactly, by linearity
+    over monomials, else by the engine's quadrature at 30 digits), always computed. The derivation
+    :mod:`..derivations.nonlinear_hermite` stores them for the named teachers (``HERMITE_TABLE[name]["label"]``),
+    which :func:`label_moments` reads.
+
+    >>> label_expectations("cube")
+    {'Eg2f2': 105.0, 'Egf3': 945.0, 'Ef4': 10395.0}
+    """
+    expr, _ = teacher(f)
+    if expr is None:
+        raise ValueError("f must be a teacher name or a SymPy expression for label_expectations")
     gg = sp.Symbol("g", real=True)
     e = expr.subs(G, gg) if expr.free_symbols else expr
 
     def E(x):
-        v = hermite.gaussian_expectation(sp.expand(x), exact=False)
+        x = sp.expand(x)
+        if x.is_polynomial(gg):                   # exact, by linearity over monomials (He₂, g³, …): no quadrature
+            return float(sp.N(polynomial_expectation(x, gg), 30))
+        v = hermite.gaussian_expectation(x, exact=False)
         return float(sp.N(v, 30)) if isinstance(v, sp.Basic) else float(v)
+    return {"Eg2f2": E(gg ** 2 * e ** 2), "Egf3": E(gg * e ** 3), "Ef4": E(e ** 4)}
+
+
+def _generated_label_expectations(f):
+    """:func:`label_expectations` of a named teacher as the derivation stored them (same function, same floats:
+    ``repr`` round-trips); None when ``f`` is no such name or its row was generated from another expression."""
+    if not isinstance(f, str) or f not in TEACHERS:
+        return None
+    row = HERMITE_TABLE.get(f)
+    if row is None or row["expr"] != str(TEACHERS[f]) or "label" not in row:
+        return None
+    return {k: float(v) for k, v in row["label"].items()}
+
+
+def _label_moments(f, expr, rho) -> dict:
+    """:func:`label_moments` of the already-resolved teacher ``expr`` (inputs validated by the caller)."""
+    ex = _generated_label_expectations(f) or label_expectations(expr)
     m = _moments(f)
     a1, ef2 = float(m["a1"]), float(m["Ef2"])
     out = {"a1": a1, "Ef2": ef2, "rho_f": rho + ef2}
-    out["mu22"] = E(gg ** 2 * e ** 2) + rho
-    out["mu31"] = E(gg * e ** 3) + 3 * rho * a1
-    out["mu4"] = E(e ** 4) + 6 * rho * ef2 + 3 * rho ** 2
+    out["mu22"] = ex["Eg2f2"] + rho
+    out["mu31"] = ex["Egf3"] + 3 * rho * a1
+    out["mu4"] = ex["Ef4"] + 6 * rho * ef2 + 3 * rho ** 2
     return out
 
 
