@@ -72,7 +72,12 @@ def summary_items(led) -> list:
     for c in led.claims:
         if plainly_confirmed(c):
             continue
-        decisive = [s for s in c.subclaims if s.verdict == c.verdict] or c.subclaims
+        # the sub-claim that decides: one named decisive among those with the claim's verdict, else the first of
+        # them; when none has it (readings that disagree) the one named decisive, else the worst
+        same = [s for s in c.subclaims if s.verdict == c.verdict]
+        named = [s for s in c.subclaims if (s.details or {}).get("decisive")]
+        worst = sorted(c.subclaims, key=lambda s: VERDICT_ORDER.get(s.verdict, len(VERDICT_ORDER)))
+        decisive = ([s for s in same if any(s is n for n in named)] or same) if same else (named or worst)
         items.append((VERDICT_ORDER.get(c.verdict, -1), c, decisive[0] if decisive else None))
     items.sort(key=lambda t: t[0])
     return [(c, s) for _, c, s in items]

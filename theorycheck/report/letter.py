@@ -199,6 +199,21 @@ def _groups(bad, subs, verdict) -> list:
     return out
 
 
+def reading_verdicts(c) -> dict:
+    """``{reading: verdict}`` of a claim's voting readings (each reading aggregated alone with the common
+    sub-claims, as the readings rule does); empty without readings."""
+    votes = _voting(c, c.subclaims)
+    names = list(dict.fromkeys(s.reading for s in votes if s.reading is not None))
+    common = [s for s in votes if s.reading is None]
+    return {r: conjunction([s for s in votes if s.reading == r] + common) for r in names}
+
+
+def refuted_reading(c) -> bool:
+    """An inconclusive claim whose readings disagree and one of them is refuted or inconsistent: a referee raises it
+    as strongly as a refutation (the sentence is false as it is naturally read, true under another)."""
+    return c.verdict == INCONCLUSIVE and any(v in (REFUTED, INCONSISTENT) for v in reading_verdicts(c).values())
+
+
 def _by_reading(c, votes) -> tuple[list, list]:
     """When the readings disagree: the finding of each reading that does not confirm, and the readings that do."""
     names = list(dict.fromkeys(s.reading for s in votes if s.reading is not None))
@@ -306,7 +321,7 @@ def points(led) -> dict:
     out = {"major": [], "minor": [], "confirmed": [], "unchecked": []}
     for c in led.claims:
         main = c.weight in (None, "main")
-        if c.verdict in _BAD:
+        if c.verdict in _BAD or (main and refuted_reading(c)):
             out["major" if main else "minor"].append(_point(c, "major" if main else "minor"))
         elif c.verdict == INCONCLUSIVE:
             out["minor"].append(_point(c, "minor"))
@@ -343,7 +358,7 @@ def letter(led) -> list[str]:
     for key in ("major", "minor", "confirmed", "unchecked"):
         L += [f"### {titles[key]}", ""]
         if not pts[key]:
-            L += ["None." if key != "major" else "None: no main claim is refuted, inconsistent or not reproduced.", ""]
+            L += ["None." if key != "major" else "None: no main claim is refuted, inconsistent or not reproduced, or refuted under one of its readings.", ""]
             continue
         for c, text in pts[key]:
             n += 1

@@ -274,7 +274,8 @@ def markdown_report(led, files: dict | None = None) -> str:
 
 
 def _major_points(ledgers, order) -> list[str]:
-    """The major points of every paper's referee letter (main claims refuted, inconsistent or not reproduced)."""
+    """The major points of every paper's referee letter (main claims refuted, inconsistent or not reproduced, or
+    refuted under one of their readings)."""
     L = ["## Major points of the referee letters", ""]
     for k in order:
         pts = letter_points(ledgers[k])["major"]

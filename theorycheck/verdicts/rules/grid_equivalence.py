@@ -20,7 +20,7 @@ at the family's Bonferroni level; not reproduced when it fails at our margin onl
 """
 from __future__ import annotations
 
-from ...claims import NOT_REPRODUCED, REFUTED, SubClaim
+from ...claims import CONFIRMED, NOT_REPRODUCED, REFUTED, SubClaim
 from ...validate import ParameterTypeError, check_real, check_str
 from ..estimate import Estimate, as_estimate
 from ..margins import VERBS, margin_table, smallest_margin
@@ -66,6 +66,7 @@ def grid_equivalence(statement: str, estimates, targets, *, margin: float, relat
     c["details"].update({"labels": labels, "relative_margin": m if relative else None, "points": k,
                          "deviations": rel, "p_outside_adjusted": adj, "worst": labels[worst],
                          "outside": [labels[i] for i in range(k) if adj[i] < FAMILY_ALPHA],
+                         "p_inside": p_in, "not_shown": [labels[i] for i in range(k) if p_in[i] >= FAMILY_ALPHA],
                          "upper_bound": ub, "correction": "Holm within the grid; max-p (intersection–union) for"})
     if verb is not None:
         table = margin_table(verb)
@@ -126,7 +127,15 @@ def finding(sc) -> Finding:
             + (f"{len(out)} point(s) lie significantly outside (Holm within the grid): {', '.join(out[:4])}"
                + (" …" if len(out) > 4 else "") if out else "no point lies significantly outside")
             + f"; every point is within {fmt(scale * d['upper_bound'])}{unit} (simultaneous 95 % upper bound)")
-    return Finding(text, statistical_sure(sc) if sc.statistical else "exact", (c,))
+    weak = d.get("not_shown") or []
+    if weak and sc.verdict != CONFIRMED and not out:
+        pmax = max(d["p_inside"])
+        text += (f"; closeness within the margin is not shown at {', '.join(weak[:4])}" + (" …" if len(weak) > 4 else "")
+                 + f" (largest p(for) {fmt(pmax)}, unadjusted)")
+    if d.get("quantity"):
+        text = f"{d['quantity']}: {text}"
+    # a relative grid: the worst point's CI in raw units would sit beside deviations in % — leave it out
+    return Finding(text, statistical_sure(sc, ci=relm is None) if sc.statistical else "exact", (c,))
 
 
 def _grid_inside(rng):        # every point exactly on the margin: must not refute
