@@ -65,14 +65,15 @@ KEPT_HEADS = (SUITE_HEAD, BUDGET_HEAD)
 
 # ----------------------------------------------------------------------------- the test suite
 _DURATION = re.compile(r"^\s*([0-9.]+)s\s+(call|setup|teardown)\s+(\S.*)$")
-_OUTCOME = re.compile(r"^=+ (.*\bin [0-9.]+s.*) =+$")
+_OUTCOME = re.compile(r"^(?:=+ )?(\d+ (?:passed|failed|error).*\bin [0-9.]+s.*?)(?: =+)?$")
 
 
 def parse_pytest(out: str) -> dict:
     """The ``--durations`` rows and the final outcome line of a pytest run's output."""
     rows = [(float(m.group(1)), m.group(2), m.group(3)) for m in map(_DURATION.match, out.splitlines()) if m]
     outcome = next((m.group(1) for m in map(_OUTCOME.match, reversed(out.splitlines())) if m), "no outcome line")
-    return {"slowest": rows, "outcome": outcome}
+    failed = [ln for ln in out.splitlines() if ln.startswith(("FAILED ", "ERROR "))]
+    return {"slowest": rows, "outcome": outcome, "failed": failed}
 
 
 def measure_suite(args: tuple = ()) -> dict:
@@ -99,7 +100,10 @@ def suite_section(m: dict) -> list:
          "| target | measured | detail | status |", "|---|---|---|---|",
          f"| default test command ≤ {TARGET_SUITE_S:.0f} s on 2 cores | {m['wall_s']} s | CPU time of the process tree "
          f"{m['cpu_s']} s; load average (1, 5, 15 min) before {m['load_before']}, after {m['load_after']}; "
-         f"{m['outcome']} | {'met' if ok else 'MISSED'} |", "",
+         f"{m['outcome']} | {'met' if ok else 'MISSED'} |", ""]
+    if m.get("failed"):
+        L += ["Failures: " + "; ".join(f"`{f}`" for f in m["failed"]), ""]
+    L += [
          "| 15 slowest items | phase | s |", "|---|---|---|"]
     L += [f"| `{name}` | {phase} | {s:.2f} |" for s, phase, name in m["slowest"][:15]]
     return L + [""]

@@ -103,6 +103,8 @@ _GLA = [
                                          n_samples=50, seed=0, batch=20)),
     Baseline(_SIM + "gla_squared_errors", dict(lam=0.7, gamma=0.9, n=5, Lambda=_L2, sigma_w2=1.0, sigma_e2=0.1,
                                                noise=0.0, n_samples=50, seed=0, chunk=20)),
+    Baseline(_SIM + "squared_errors_from", factory=lambda: dict(rng=np.random.default_rng(0), size=50, lam=0.7, gamma=0.9,
+                                                                n=5, Lambda=_L2, sigma_w2=1.0, sigma_e2=0.1, noise=0.0)),
     Baseline(_FL + "gradient_flow", dict(lam=0.7, gamma=0.8, n=5, Lambda=_L2, sigma_w2=1.0, sigma_e2=0.1, noise=0.0,
                                          init="random", sigma=0.1, seed=0, n_points=20)),
     Baseline(_FL + "full_parameter_loss", dict(u=np.zeros(2), v=1.0, A=0.1 * _L2, b=np.zeros(2), lam=0.7, gamma=0.9,

@@ -282,3 +282,27 @@ def exact_slope_at_1(gamma, n, d, sigma_w2, sigma_e2):
             dA2 += (2 * n + 2 - i - j) * t
     D2, dD2 = A2 + (d + 1) * B, dA2 + (d + 1) * dB
     return -d * (2 * D1 * dD1 * D2 - D1 * D1 * dD2) / (D2 * D2)
+
+
+#: the chunk of :func:`~theorycheck.papers.gla.theory.gla_squared_errors` (its default): the stages of a sequential
+#: draw fall on it, so the prompts are those of the fixed-sample route
+MC_CHUNK = 5000
+
+
+def paired_draw(lam, gamma):
+    """``draw(rng, k0, k1)`` of :func:`~theorycheck.verdicts.sequential.sequential_estimate`: prompts k0 … k1 − 1 of
+    the one stream, in chunks of at most :data:`MC_CHUNK`, with three columns on the same prompts (common random
+    numbers: the generator's state is replayed for each) — GLA's squared error at ``lam``, linear attention's (λ = 1)
+    and the trivial predictor's y_{n+1}²."""
+    def draw(rng, k0, k1):
+        cols = []
+        for a in range(k0, k1, MC_CHUNK):
+            size, state, e = min(MC_CHUNK, k1 - a), rng.bit_generator.state, []
+            for lm in (lam, 1.0):
+                rng.bit_generator.state = state
+                e.append(gla.squared_errors_from(rng, size, lm, gamma, N_EXP, np.eye(D_EXP), SW2, SE2))
+            rng.bit_generator.state = state
+            _, Y = ar1_drift_prompts(rng, size, gamma, N_EXP, np.eye(D_EXP), SW2, SE2, 0.0)
+            cols.append(np.column_stack(e + [Y[:, -1] ** 2]))
+        return np.concatenate(cols)
+    return draw

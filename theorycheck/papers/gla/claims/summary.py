@@ -26,7 +26,7 @@ from ..fixtures import box_points, filter_params
 from ..registry import claims
 from ..settings import (D_EXP, GAMMA_RANGE, GAMMAS_EXP, LAM_RESOLUTION, N_EXP, P_D, P_LAMBDA, P_N, P_NOISE, P_SE2,
                         P_SW2, SE2, SE2_RANGE, STATED_GAMMAS, SW2, gamma_param, params_exp, quick_undecided, sizes)
-from ._helpers import (GAIN_RESOLUTION, batch_estimate, bayes_approximation, bayes_row, beats_zero, exact_slope_at_1,
+from ._helpers import (MC_CHUNK, paired_draw, GAIN_RESOLUTION, batch_estimate, bayes_approximation, bayes_row, beats_zero, exact_slope_at_1,
                        filter_trivial, fmt_grid, opt, prior_error, rng_for, single_token_outputs)
 
 EXP = f"d = {D_EXP}, n = {N_EXP}"
@@ -117,7 +117,7 @@ def gla_beats_linear_attention(ctx):
         # both trivial comparisons are decided at the spending boundary and the 95 % repeated CI of the difference
         # is at most 5 % of E[y²] (declared); a run to the maximum keeps the fixed-sample prompts bit for bit
         yield sequential_estimate(
-            _paired_draw(r.lam, g), n_max, rng=np.random.default_rng(seed), unit=unit, looks=looks, out=got, precision=0.05 * ey2, estimator=lambda x: batch_estimate(x[:, 1] - x[:, 0], B),
+            paired_draw(r.lam, g), n_max, rng=np.random.default_rng(seed), unit=unit, looks=looks, out=got, precision=0.05 * ey2, estimator=lambda x: batch_estimate(x[:, 1] - x[:, 0], B),
             trivial=lambda x, ey2=ey2: [beats_zero("GLA", batch_estimate(x[:, 2] - x[:, 0], B), ey2),
                                         beats_zero("linear attention", batch_estimate(x[:, 2] - x[:, 1], B), ey2)],
             decide=lambda e, g=g, r=r: rules.superiority(
@@ -156,28 +156,6 @@ def gla_beats_linear_attention(ctx):
                "2 % of E[y²] there, and 'GLA beats linear attention' then mostly says 'GLA beats predicting 0'.")
 
 
-#: the chunk of :func:`~theorycheck.papers.gla.theory.gla_squared_errors` (its default): the stages of a sequential
-#: draw fall on it, so the prompts are those of the fixed-sample route
-MC_CHUNK = 5000
-
-
-def _paired_draw(lam, gamma):
-    """``draw(rng, k0, k1)`` of :func:`~theorycheck.verdicts.sequential.sequential_estimate`: prompts k0 … k1 − 1 of
-    the one stream, in chunks of at most :data:`MC_CHUNK`, with three columns on the same prompts (common random
-    numbers: the generator's state is replayed for each) — GLA's squared error at ``lam``, linear attention's (λ = 1)
-    and the trivial predictor's y_{n+1}²."""
-    def draw(rng, k0, k1):
-        cols = []
-        for a in range(k0, k1, MC_CHUNK):
-            size, state, e = min(MC_CHUNK, k1 - a), rng.bit_generator.state, []
-            for lm in (lam, 1.0):
-                rng.bit_generator.state = state
-                e.append(gla.squared_errors_from(rng, size, lm, gamma, N_EXP, np.eye(D_EXP), SW2, SE2))
-            rng.bit_generator.state = state
-            _, Y = ar1_drift_prompts(rng, size, gamma, N_EXP, np.eye(D_EXP), SW2, SE2, 0.0)
-            cols.append(np.column_stack(e + [Y[:, -1] ** 2]))
-        return np.concatenate(cols)
-    return draw
 
 
 def _condition_audit(ctx):

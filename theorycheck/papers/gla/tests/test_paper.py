@@ -19,7 +19,8 @@ from theorycheck.papers.gla import theory as gla
 from theorycheck.papers.gla.checks import fuzz as area
 from theorycheck.papers.gla.checks.mutants import MUTANTS
 from theorycheck.papers.gla.claims import forgetting
-from theorycheck.papers.gla.claims._helpers import filter_trivial
+from theorycheck.papers.gla.claims._helpers import MC_CHUNK, filter_trivial, paired_draw
+from theorycheck.papers.gla.settings import D_EXP, N_EXP, SE2, SW2
 from theorycheck.papers.gla.settings import flow_params, stack_params
 from theorycheck.reconcile import Parameter, Target, reconcile
 from theorycheck.run import run_papers
@@ -243,12 +244,8 @@ def test_lambda_importance_extent_rules():
 def test_sequential_draw_is_the_fixed_sample_route():
     """000-gla-beats-linear-attention samples in stages (issue 31): its paired draw, consumed in two stages, gives the
     prompts of the fixed-sample route (gla_squared_errors, same seed and chunk) for both contenders, bit for bit."""
-    import numpy as np
-    from theorycheck.papers.gla import theory as gla
-    from theorycheck.papers.gla.claims.summary import MC_CHUNK, _paired_draw
-    from theorycheck.papers.gla.settings import D_EXP, N_EXP, SE2, SW2
     lam, g, n = 0.9, 0.95, MC_CHUNK + 600
-    draw, rng = _paired_draw(lam, g), np.random.default_rng(7)
+    draw, rng = paired_draw(lam, g), np.random.default_rng(7)
     x = np.concatenate([draw(rng, 0, MC_CHUNK), draw(rng, MC_CHUNK, n)])
     for col, lm in ((0, lam), (1, 1.0)):
         ref = gla.gla_squared_errors(lm, g, N_EXP, np.eye(D_EXP), SW2, SE2, n_samples=n, seed=7, chunk=MC_CHUNK)

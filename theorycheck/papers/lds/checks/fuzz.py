@@ -248,6 +248,8 @@ _THEORY = [
     Baseline(_OP + "hessian", factory=_with(x=_x1, s=1, moments=_mom)),
     Baseline(_OP + "minimise", factory=_with(moments=_mom, s=1, starts=2, rng=_g, k0_parity=None, init_scale=0.5)),
     Baseline(_OP + "theorem_branch_shares", factory=_with(W_QK=_W22, W_V=_W22)),
+    Baseline(_OP + "polish", factory=_with(moments=_mom, s=1, x0=_x1)),
+    Baseline(_OP + "adam_on_exact_loss", factory=_with(moments=_mom, s=1, x0=_x1, lr=0.01, steps=20, warmup=0.05)),
     Baseline(_KA + "steady_state_kalman", factory=_with(systems=_sys)),
     Baseline(_KA + "truncation_profile", factory=_with(systems=_sys_b, s_values=[1, 2, 3])),
     Baseline(_KA + "truncated_kalman_mse", factory=_with(systems=_sys, s=2)),
