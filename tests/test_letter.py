@@ -213,10 +213,24 @@ def test_no_point_of_the_letters_of_record_contradicts_its_numbers(key):
     assert "Decisive numbers" not in letter_md
 
 
-def test_the_only_major_point_of_004_now_says_the_numbers_differ():
-    (c, text), = letter_points(_record()["nonlinear"])["major"]
-    assert c.id == "004-fig1-caption-vs-legend"
+def test_the_caption_point_of_004_now_says_the_numbers_differ():
+    major = {c.id: text for c, text in letter_points(_record()["nonlinear"])["major"]}
+    text = major["004-fig1-caption-vs-legend"]
     assert "0.447 differs from caption formula (a₁² + ρ_nl)/a₁² 1.447 by 1" in text and contradictions(text) == []
+
+
+def test_a_main_claim_refuted_under_one_reading_is_a_major_point_that_leads_with_that_reading():
+    subs = [rules.inequality("ξ rises on (0, γ) at d = 10", [0.06], "<=", 1e-3, reading="as written"),
+            rules.inequality("ξ rises on (0, γ) as d → ∞", [1e-9], "<=", 1e-3, reading="d large")]
+    led = _ledger(_claim("004-two-readings", subs, readings={"as written": "votes", "d large": "votes"}))
+    c = led.claims[0]
+    assert c.verdict == "inconclusive"
+    (p,), minor = points(led)["major"], points(led)["minor"]
+    assert not minor and "under the reading «as written» (refuted)" in p.text
+    assert p.text.index("«as written»") < p.text.index("«d large»") and contradictions(p.text) == []
+    sub = _claim("004-two-readings-supporting", subs, verdict_weight="supporting",
+                 readings={"as written": "votes", "d large": "votes"})
+    assert [q.claim.id for q in points(_ledger(sub))["minor"]] == ["004-two-readings-supporting"]
 
 
 @pytest.mark.parametrize("key", ["gla", "lds", "nonlinear"])

@@ -220,7 +220,8 @@ def _by_reading(c, votes) -> tuple[list, list]:
     common = [s for s in votes if s.reading is None]
     verdicts = {r: conjunction([s for s in votes if s.reading == r] + common) for r in names}
     out = []
-    for r, v in verdicts.items():
+    worst_first = (REFUTED, INCONSISTENT, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIED, CONFIRMED)
+    for r, v in sorted(verdicts.items(), key=lambda rv: worst_first.index(rv[1]) if rv[1] in worst_first else 9):
         if v == CONFIRMED:
             continue
         bad = [s for s in votes if s.reading == r and s.verdict == v]
@@ -238,6 +239,9 @@ def _clause_findings(c, cl) -> tuple[list, list]:
         return [], ["no sub-claim tests it"]
     verdict = (cl or {}).get("verdict") or c.verdict
     votes = _voting(c, subs)
+    found, notes = _by_reading(c, votes) if verdict == INCONCLUSIVE else ([], [])
+    if found:                 # readings that disagree: what each reading that fails finds, then which ones hold
+        return found, notes
     bad = [s for s in votes if s.verdict == verdict]
     if bad:
         return _groups(bad, subs, verdict), []
