@@ -397,9 +397,14 @@ class SourceGraph:
         seen = set(todo) | {p for n in todo for p in self._parents(n)}
         if follow:
             todo = sorted(seen)
+        # ``followed``: the modules whose imports were read. A parent package that is in the closure by its text
+        # alone is followed once something imports it directly — whatever the order of the traversal (the
+        # result must not depend on it: the task keys hash it, across processes and hash seeds)
+        followed = set(todo)
         while todo:
             for d in self.imports(todo.pop(), parents=follow):
-                if d not in seen:
+                if d not in followed:
+                    followed.add(d)
                     seen.add(d)
                     todo.append(d)
                     if not follow:
