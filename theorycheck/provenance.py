@@ -105,7 +105,7 @@ class FunctionSpan:
 
 
 #: Version of :func:`analyse_module`'s output (a stored analysis of another version is never used).
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 
 
 def analyse_module(text: str, name: str, is_package: bool = False) -> dict:
@@ -113,7 +113,7 @@ def analyse_module(text: str, name: str, is_package: bool = False) -> dict:
     arguments, so it may be stored by the digest of the text).
 
     ``aliases``: ``{bound name: dotted name}`` of every import (anywhere); ``imports``: the dotted names imported
-    (relative imports resolved, ``from p import x`` gives ``p`` and ``p.x``, ``importlib.import_module`` and
+    (relative imports resolved, ``from p import x`` gives ``p.x`` (``p`` only for ``*``), ``importlib.import_module`` and
     ``__import__`` of a string literal) and attribute chains on a bound name (``theorycheck.gla.f`` after
     ``import theorycheck``, written with the alias); ``defs``: the names the module's top level binds other than by
     an import (functions, classes, assignments); ``functions``: ``[name, first line, last line, uses]`` of every
@@ -123,7 +123,7 @@ def analyse_module(text: str, name: str, is_package: bool = False) -> dict:
 
     >>> a = analyse_module("import os\\nfrom .x import y\\n@d\\ndef f():\\n    return y(os.sep)\\n", "p.m")
     >>> a["imports"], a["functions"][0][:3], a["functions"][0][3], a["rest"]
-    (['os', 'os.sep', 'p.x', 'p.x.y'], ['f', 3, 5], [['d', 'os', 'y'], [['os', 'sep']]], [[], []])
+    (['os', 'os.sep', 'p.x.y'], ['f', 3, 5], [['d', 'os', 'y'], [['os', 'sep']]], [[], []])
     """
     tree = ast.parse(text)
     package = name if is_package else name.rpartition(".")[0]
@@ -175,9 +175,14 @@ def _note(node, package: str, out: dict, uses: list) -> None:
     elif isinstance(node, ast.ImportFrom):
         base = _from_base(package, node)
         if base:
-            out["imports"].add(base)
+            # ``from p import x`` imports ``p.x`` — a submodule, or an attribute of ``p`` (then ``p`` is its
+            # deepest module); ``p`` itself only for ``*``. ``p`` runs too, as the parent of what is named: the
+            # closures add parents by their own rule, so a from-import of a submodule does not count as a use
+            # of the package's ``__init__``'s own imports
             for a in node.names:
-                if a.name != "*":
+                if a.name == "*":
+                    out["imports"].add(base)
+                else:
                     out["imports"].add(f"{base}.{a.name}")
                     out["aliases"][a.asname or a.name] = f"{base}.{a.name}"
     elif isinstance(node, ast.Attribute):
@@ -394,22 +399,17 @@ class SourceGraph:
             raise ValueError(f"parents must be 'follow' or 'text', got {parents!r}")
         follow = parents == "follow"
         todo = [n for n in names if self.file(n) is not None]
-        seen = set(todo) | {p for n in todo for p in self._parents(n)}
         if follow:
-            todo = sorted(seen)
-        # ``followed``: the modules whose imports were read. A parent package that is in the closure by its text
-        # alone is followed once something imports it directly — whatever the order of the traversal (the
-        # result must not depend on it: the task keys hash it, across processes and hash seeds)
-        followed = set(todo)
+            todo = sorted(set(todo) | {p for n in todo for p in self._parents(n)})
+        # what is reached through imports is followed; parents reached only as parents add their text. Plain
+        # reachability, so the result does not depend on the order of the traversal (task keys hash it)
+        reached = set(todo)
         while todo:
             for d in self.imports(todo.pop(), parents=follow):
-                if d not in followed:
-                    followed.add(d)
-                    seen.add(d)
+                if d not in reached:
+                    reached.add(d)
                     todo.append(d)
-                    if not follow:
-                        seen |= set(self._parents(d))
-        return sorted(seen)
+        return sorted(reached | {p for n in reached for p in self._parents(n)})
 
     def data_files(self, modules) -> list[Path]:
         """Files other than Python sources in the folders of ``modules`` (seed texts, JSON, …; not recursive)."""
