@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from ..claims import CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED
 from ..verdicts.aggregate import finding_of
 from ..verdicts.text import fmt, shorten
-from ..verdicts.vote import conjunction
-from .common import BADGE
+from ..verdicts.vote import per_reading
+from .common import BADGE, VERDICT_ORDER
 
 __all__ = ["letter", "letter_points", "points", "collapse", "Point", "INTRO"]
 
@@ -202,10 +202,7 @@ def _groups(bad, subs, verdict) -> list:
 def reading_verdicts(c) -> dict:
     """``{reading: verdict}`` of a claim's voting readings (each reading aggregated alone with the common
     sub-claims, as the readings rule does); empty without readings."""
-    votes = _voting(c, c.subclaims)
-    names = list(dict.fromkeys(s.reading for s in votes if s.reading is not None))
-    common = [s for s in votes if s.reading is None]
-    return {r: conjunction([s for s in votes if s.reading == r] + common) for r in names}
+    return per_reading(_voting(c, c.subclaims))
 
 
 def refuted_reading(c) -> bool:
@@ -216,12 +213,9 @@ def refuted_reading(c) -> bool:
 
 def _by_reading(c, votes) -> tuple[list, list]:
     """When the readings disagree: the finding of each reading that does not confirm, and the readings that do."""
-    names = list(dict.fromkeys(s.reading for s in votes if s.reading is not None))
-    common = [s for s in votes if s.reading is None]
-    verdicts = {r: conjunction([s for s in votes if s.reading == r] + common) for r in names}
+    verdicts = per_reading(votes)
     out = []
-    worst_first = (REFUTED, INCONSISTENT, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIED, CONFIRMED)
-    for r, v in sorted(verdicts.items(), key=lambda rv: worst_first.index(rv[1]) if rv[1] in worst_first else 9):
+    for r, v in sorted(verdicts.items(), key=lambda rv: VERDICT_ORDER.get(rv[1], len(VERDICT_ORDER))):
         if v == CONFIRMED:
             continue
         bad = [s for s in votes if s.reading == r and s.verdict == v]

@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..claims import CONFIRMED, INCONCLUSIVE, INCONSISTENT, NOT_REPRODUCED, REFUTED, UNDERSPECIFIED
 from .text import shorten
 
-__all__ = ["PRECEDENCE", "conjunction", "reading_statuses", "vote", "vote_clauses"]
+__all__ = ["PRECEDENCE", "conjunction", "per_reading", "reading_statuses", "vote", "vote_clauses"]
 
 PRECEDENCE = (INCONSISTENT, REFUTED, NOT_REPRODUCED, INCONCLUSIVE, UNDERSPECIFIED, CONFIRMED)
 VOTES = "votes"
@@ -74,6 +74,21 @@ def reading_statuses(subs, declared: dict | None = None) -> dict:
     return status
 
 
+def per_reading(subs, readings=None) -> dict:
+    """``{reading: verdict}``: each reading's sub-claims with the common ones (``reading is None``), conjoined —
+    the readings rule's verdict of every reading. ``readings``: which ones (default: those the sub-claims name, in
+    their order).
+
+    >>> from types import SimpleNamespace as S
+    >>> per_reading([S(reading="a", verdict=CONFIRMED), S(reading="b", verdict=REFUTED), S(reading=None, verdict=CONFIRMED)])
+    {'a': 'confirmed', 'b': 'refuted'}
+    """
+    if readings is None:
+        readings = list(dict.fromkeys(s.reading for s in subs if s.reading is not None))
+    common = [s for s in subs if s.reading is None]
+    return {r: conjunction([s for s in subs if s.reading == r] + common) for r in readings}
+
+
 def vote(subs, declared_readings: dict | None = None) -> tuple[str, str, dict]:
     """``(verdict, reason, statuses)`` of a set of decided sub-claims under the readings rule."""
     statuses = reading_statuses(subs, declared_readings)
@@ -87,7 +102,7 @@ def vote(subs, declared_readings: dict | None = None) -> tuple[str, str, dict]:
         if not common:
             return INCONCLUSIVE, "no reading votes" + note + ".", statuses
         return conjunction(common), "only the sub-claims common to every reading vote" + note + ".", statuses
-    per = {r: conjunction([s for s in subs if s.reading == r] + common) for r in voting}
+    per = per_reading(subs, voting)
     vals = set(per.values())
     if len(vals) == 1:
         v = vals.pop()
