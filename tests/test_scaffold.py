@@ -1,7 +1,9 @@
 """Adding a paper is adding files: ``theorycheck new-paper`` in a temporary copy of the repository.
 
-The scaffolded plugin is installed into a fresh virtual environment (with this environment's packages
-visible), run quickly, and its own test run; no tracked file of the copy may change.
+End to end (``-m slow``): the scaffolded plugin is installed into a fresh virtual environment (with this
+environment's packages visible), run quickly, and its own test run; no tracked file of the copy may change. The
+default run keeps the fast representative of the same kind: the scaffold written in process, found through its
+entry point, checked against the skeleton and run quickly (its example claim confirmed).
 """
 import os
 import shutil
@@ -24,6 +26,39 @@ def _run(cmd, cwd, env=None, timeout=600):
     return r
 
 
+def test_a_scaffolded_paper_has_the_skeleton_and_runs(tmp_path, monkeypatch):
+    """The fast representative: ``new_paper`` writes the plugin, an entry point (as ``pip install -e`` would) makes
+    it a registered paper, the skeleton checker finds nothing, and its quick run confirms the example claim."""
+    import sys
+
+    from theorycheck import papers
+    from theorycheck.papers.skeleton import problems
+    from theorycheck.run import run_papers
+    seed = tmp_path / "042_short-summary.txt"
+    seed.write_text("A short summary of another paper\n\n结论: the fourth moment of g is 3.\n", encoding="utf-8")
+    scaffold.new_paper("demo", seed, dest=tmp_path / "papers", install=False)
+    root, pkg = tmp_path / "papers" / "demo", scaffold.package_name("demo")
+    dist = root / f"{pkg}-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {pkg}\nVersion: 0.1\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(f"[theorycheck.papers]\ndemo = {pkg}:PAPER\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(root))
+    papers.refresh()
+    try:
+        assert "demo" in papers.registry()
+        assert problems(papers.load("demo")) == []
+        out = run_papers(["demo"], "quick", jobs=1)
+        assert not out.failed
+        claim = next(c for c in out.ledgers["demo"].claims if c.id == "042-example")
+        assert claim.verdict == "confirmed"
+    finally:
+        for m in [m for m in sys.modules if m == pkg or m.startswith(pkg + ".")]:
+            sys.modules.pop(m)
+        sys.path[:] = [p for p in sys.path if p != str(root)]
+        papers.refresh()
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not (REPO / ".git").exists() or shutil.which("git") is None, reason="needs a git checkout")
 def test_new_paper_in_a_copy_of_the_repository(tmp_path):
     copy = tmp_path / "repo"

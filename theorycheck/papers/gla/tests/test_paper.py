@@ -23,14 +23,14 @@ from theorycheck.papers.gla.claims._helpers import MC_CHUNK, filter_trivial, pai
 from theorycheck.papers.gla.settings import D_EXP, N_EXP, SE2, SW2
 from theorycheck.papers.gla.settings import flow_params, stack_params
 from theorycheck.reconcile import Parameter, Target, reconcile
-from theorycheck.run import run_papers
 from theorycheck.selftest import reliability, run_paper_mutants
 
 # ------------------------------------------------------------------ the paper (new plugin API)
 @pytest.fixture(scope="module")
-def quick_ledger():
-    out = run_papers(["gla"], "quick", 20261129, jobs=2)
-    return out
+def quick_ledger(quick_run_of_record):
+    """The test session's quick run of every built-in paper at the run seed of record (root conftest.py): one run
+    that the three papers' tests and the quick-against-record test share."""
+    return quick_run_of_record
 
 
 def test_paper_validates_and_quick_run_decides_every_claim(quick_ledger):

@@ -22,7 +22,7 @@ from theorycheck.papers.lds.assumptions import twin_trajectories
 from theorycheck.papers.lds.checks import fuzz as area
 from theorycheck.papers.lds.theory import nonnormal
 from theorycheck.reconcile import reconcile
-from theorycheck.run import run_papers
+from theorycheck.run import DEFAULT_SEED
 from theorycheck.selftest import reliability as R
 from theorycheck.selftest import run_paper_mutants
 from theorycheck.verdicts.aggregate import extent_covers_chosen
@@ -35,8 +35,10 @@ QUICK_SEED = 20261129
 
 
 @pytest.fixture(scope="module")
-def quick_run():
-    return run_papers(["lds"], "quick", QUICK_SEED, jobs=2)
+def quick_run(quick_run_of_record):
+    """The test session's quick run of every built-in paper at the run seed of record (root conftest.py)."""
+    assert QUICK_SEED == DEFAULT_SEED
+    return quick_run_of_record
 
 
 def test_paper_validates_and_lists_every_claim():

@@ -42,8 +42,9 @@ NEW = {"004-result1-asymptotic-only", "004-fig1-overlay", "004-fig2-overlay"}
 
 
 @pytest.fixture(scope="module")
-def quick():
-    return run_papers(["nonlinear"], "quick", 20261129, jobs=2)
+def quick(quick_run_of_record):
+    """The test session's quick run of every built-in paper at the run seed of record (root conftest.py)."""
+    return quick_run_of_record
 
 
 def test_paper_validates():
