@@ -82,9 +82,16 @@ def install(root: Path, name: str = "tc_fake_paper", key: str = "fake", entry: s
     pkg.mkdir(parents=True, exist_ok=True)
     (pkg / "__init__.py").write_text(source if source is not None else PACKAGE, encoding="utf-8")
     (pkg / "seed.txt").write_text(SEED_TEXT, encoding="utf-8")
+    write_dist_info(root, name, key, entry)
+    return pkg
+
+
+def write_dist_info(root: Path, name: str, key: str, entry: str | None = None) -> Path:
+    """The dist-info of distribution ``name`` under ``root`` with the paper entry point ``key = entry`` (default
+    ``name:PAPER``), as ``pip install`` would write it: on ``sys.path``, the paper is found like an installed one."""
     dist = root / f"{name}-0.1.dist-info"
     dist.mkdir(exist_ok=True)
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
     (dist / "entry_points.txt").write_text(f"[theorycheck.papers]\n{key} = {entry or name + ':PAPER'}\n",
                                            encoding="utf-8")
-    return pkg
+    return dist

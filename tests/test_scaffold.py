@@ -5,7 +5,6 @@ environment's packages visible), run quickly, and its own test run; no tracked f
 default run keeps the fast representative of the same kind: the scaffold written in process, found through its
 entry point, checked against the skeleton and run quickly (its example claim confirmed).
 """
-import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._fake_plugin import write_dist_info
 from tests._venv import child_venv
 
 from theorycheck import cli, scaffold
@@ -29,8 +29,6 @@ def _run(cmd, cwd, env=None, timeout=600):
 def test_a_scaffolded_paper_has_the_skeleton_and_runs(tmp_path, monkeypatch):
     """The fast representative: ``new_paper`` writes the plugin, an entry point (as ``pip install -e`` would) makes
     it a registered paper, the skeleton checker finds nothing, and its quick run confirms the example claim."""
-    import sys
-
     from theorycheck import papers
     from theorycheck.papers.skeleton import problems
     from theorycheck.run import run_papers
@@ -38,10 +36,7 @@ def test_a_scaffolded_paper_has_the_skeleton_and_runs(tmp_path, monkeypatch):
     seed.write_text("A short summary of another paper\n\n结论: the fourth moment of g is 3.\n", encoding="utf-8")
     scaffold.new_paper("demo", seed, dest=tmp_path / "papers", install=False)
     root, pkg = tmp_path / "papers" / "demo", scaffold.package_name("demo")
-    dist = root / f"{pkg}-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {pkg}\nVersion: 0.1\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text(f"[theorycheck.papers]\ndemo = {pkg}:PAPER\n", encoding="utf-8")
+    write_dist_info(root, pkg, "demo")
     monkeypatch.syspath_prepend(str(root))
     papers.refresh()
     try:
