@@ -12,6 +12,13 @@ fixture over all its parameters, a stress test), and for each heavy kind what se
 (its stated sizes, or ours chosen to run it) or the power a verdict needs — declared in ``size_origins.json``
 beside this file, never inferred from the timings. A kind that is heavy and has no declared origin is printed as
 "not declared".
+
+``stopping_section(stamp, origins)``: every power-sized kind with its declared stopping class (``stops`` in
+``size_origins.json``: ``adopted`` — samples sequentially today; ``sequential`` — a Monte Carlo decision that could
+stop, not adopted; ``planned`` — sized from a pilot; ``search`` — the coverage of a search or of a sampled universal,
+which is the extent a verdict reports, so no stopping rule; ``finite-size`` — the df of the finite-size rule, which
+has none; ``none`` — a self-check) and the bound the target "sampling time at least halved" meets: even if every
+``sequential`` kind stopped at its first look (a quarter of its maximum), the saving is at most ¾ of their seconds.
 """
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ ROOT = HERE.parent
 TARGET_SUITE_S = 600.0
 SUITE_HEAD = "## Test suite (issue 31)"
 BUDGET_HEAD = "## Where the paper-scale time goes (issue 31)"
+STOPPING_HEAD = "## Which power-sized sampling can stop (issue 31)"
 
 
 def update_section(path: Path, head: str, lines: list) -> None:
@@ -60,7 +68,7 @@ def section(path: Path, head: str) -> list | None:
     return lines[i:j]
 
 
-KEPT_HEADS = (SUITE_HEAD, BUDGET_HEAD)
+KEPT_HEADS = (SUITE_HEAD, BUDGET_HEAD, STOPPING_HEAD)
 
 
 # ----------------------------------------------------------------------------- the test suite
@@ -150,3 +158,39 @@ def budget_section(stamp_path: Path, origins_path: Path = HERE / "size_origins.j
             L.append(f"| `{kind}` | {s} | {100 * s / b['task_seconds']:.0f} % | {o['set_by']} | {o['why']} |")
         L.append("")
     return L
+
+
+#: the stopping classes of ``size_origins.json`` (``stops``) whose size a sequential rule could cut
+STOPPABLE = ("sequential",)
+
+
+def stopping_section(stamp_path: Path, origins_path: Path = HERE / "size_origins.json") -> list:
+    stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
+    origins = json.loads(origins_path.read_text(encoding="utf-8"))
+    rows, per_class = [], Counter()
+    for key, v in stamp["papers"].items():
+        per = Counter()
+        for tid, t in v.get("tasks", {}).items():
+            per[task_kind(tid)] += t.get("wall_s") or 0.0
+        for kind, s in per.most_common():
+            o = origins.get(f"{key}:{kind}")
+            if o and o["set_by"] == "power":
+                cls = o.get("stops", "not declared")
+                rows.append((key, kind, round(s, 1), cls, o.get("stops_why", "")))
+                per_class[cls] += s
+    power = sum(per_class.values())
+    stoppable = sum(per_class[c] for c in STOPPABLE)
+    bound = 0.75 * stoppable
+    L = [STOPPING_HEAD, "",
+         f"From `{stamp_path}` and the classes declared in `benchmarks/{origins_path.name}` (`stops`): the power-sized "
+         f"task kinds take {power:.1f} task s; by class: "
+         + ", ".join(f"{c} {s:.1f} s" for c, s in per_class.most_common()) + ". "
+         f"If every `sequential` kind stopped at its first look (¼ of its maximum), the saving would be at most "
+         f"¾ × {stoppable:.1f} = {bound:.1f} s = {100 * bound / power:.0f} % of the power-sized time; the target "
+         f"(at least halved, {power / 2:.1f} s) is {'within' if bound >= power / 2 else 'out of'} reach of "
+         "sequential stopping. The rest is the coverage of searches and sampled universals (the extent a verdict "
+         "reports: a smaller search cannot confirm, and its count of counterexamples is the refutation's extent) and "
+         "the df of the finite-size rule, neither of which has a stopping rule.", "",
+         "| paper | task kind | task s | stops | why |", "|---|---|---|---|---|"]
+    L += [f"| {k} | `{kind}` | {s} | {c} | {w} |" for k, kind, s, c, w in rows]
+    return L + [""]

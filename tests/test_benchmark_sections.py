@@ -43,3 +43,21 @@ def test_budget_names_what_sets_each_size(tmp_path):
     lines = sections.budget_section(tmp_path / "S.json", tmp_path / "o.json")
     assert any("`fixture:runs` | 9.0 | 90 % | experiment | w" in ln for ln in lines)
     assert sections.task_kind("g:stress:000-a::x y[1.0]") == "stress:000-a"
+
+
+def test_stopping_section_bounds_what_sequential_stopping_can_save(tmp_path):
+    def section(stops_a):
+        stamp = {"papers": {"p": {"mode": "full", "tasks": {"p:fixture:a[1]": {"wall_s": 8.0},
+                                                             "p:fixture:b": {"wall_s": 2.0},
+                                                             "p:claim:001-c": {"wall_s": 5.0}}}}}
+        (tmp_path / "S.json").write_text(json.dumps(stamp), encoding="utf-8")
+        (tmp_path / "o.json").write_text(json.dumps({
+            "p:fixture:a": {"set_by": "power", "why": "", "stops": stops_a, "stops_why": "wa"},
+            "p:fixture:b": {"set_by": "power", "why": "", "stops": "search", "stops_why": "wb"},
+            "p:claim:001-c": {"set_by": "experiment", "why": ""}}), encoding="utf-8")
+        return "\n".join(sections.stopping_section(tmp_path / "S.json", tmp_path / "o.json"))
+    text = section("sequential")         # 8 of 10 s stoppable: at most 6 s saved, the target 5 s is within reach
+    assert "take 10.0 task s" in text and "¾ × 8.0 = 6.0 s = 60 %" in text and "is within reach" in text
+    assert "| p | `fixture:a` | 8.0 | sequential | wa |" in text and "claim:001-c" not in text
+    text = section("search")             # nothing stoppable: out of reach
+    assert "¾ × 0.0 = 0.0 s = 0 %" in text and "is out of reach" in text
