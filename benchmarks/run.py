@@ -50,7 +50,8 @@ if str(ROOT) not in sys.path:
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from sections import KEPT_HEADS, STOPPING_HEAD, budget_section, stopping_section, measure_suite, section, suite_section, update_section  # noqa: E402  (sibling script)
+from sections import (BUDGET_HEAD, KEPT_HEADS, STOPPING_HEAD, SUITE_HEAD, budget_section, measure_suite,  # noqa: E402
+                      section, stopping_section, suite_section, update_section)  # noqa: E402  (sibling script)
 
 TARGET_QUICK_S = {"warm": 45.0, "cold": 70.0}   # issue 31: warm (derivation check passed before) / cold
 TARGET_FULL_S = None                             # withdrawn by issue 31 (the experiments' own sizes stay)
@@ -519,12 +520,12 @@ def main(argv=None) -> int:
     quick = not args.full
     if args.suite or args.budget:
         if args.budget:
-            update_section(args.out, "## Where the paper-scale time goes (issue 31)", budget_section(args.budget))
+            update_section(args.out, BUDGET_HEAD, budget_section(args.budget))
             update_section(args.out, STOPPING_HEAD, stopping_section(args.budget))
         if args.suite:
             m = measure_suite()
             (HERE / "suite.json").write_text(json.dumps(m, indent=1) + "\n", encoding="utf-8")
-            update_section(args.out, "## Test suite (issue 31)", suite_section(m))
+            update_section(args.out, SUITE_HEAD, suite_section(m))
             print(f"suite: {m['wall_s']} s wall, {m['cpu_s']} s CPU, {m['outcome']}", file=sys.stderr)
             return 0 if m["returncode"] == 0 else 1
         return 0

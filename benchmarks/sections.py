@@ -18,7 +18,7 @@ beside this file, never inferred from the timings. A kind that is heavy and has 
 stop, not adopted; ``planned`` — sized from a pilot; ``search`` — the coverage of a search or of a sampled universal,
 which is the extent a verdict reports, so no stopping rule; ``finite-size`` — the df of the finite-size rule, which
 has none; ``none`` — a self-check) and the bound the target "sampling time at least halved" meets: even if every
-``sequential`` kind stopped at its first look (a quarter of its maximum), the saving is at most ¾ of their seconds.
+``sequential`` kind stopped at its first look (1/LOOKS of its maximum), the saving is at most 1 − 1/LOOKS of their seconds.
 """
 from __future__ import annotations
 
@@ -30,10 +30,15 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from theorycheck.verdicts.sequential import LOOKS  # noqa: E402  (the toolkit beside these scripts)
 TARGET_SUITE_S = 600.0
 SUITE_HEAD = "## Test suite (issue 31)"
 BUDGET_HEAD = "## Where the paper-scale time goes (issue 31)"
@@ -125,13 +130,19 @@ def task_kind(task_id: str) -> str:
     return f"{kind}:{rest.split('[', 1)[0].split('::', 1)[0]}"
 
 
+def kind_seconds(paper: dict) -> Counter:
+    """The task seconds of one paper's STAMP record per task kind (:func:`task_kind`)."""
+    per = Counter()
+    for tid, t in paper.get("tasks", {}).items():
+        per[task_kind(tid)] += t.get("wall_s") or 0.0
+    return per
+
+
 def budget(stamp: dict, share: float = 0.8) -> dict:
     """Per paper: its task seconds and the heaviest kinds that together carry ``share`` of them."""
     out = {}
     for key, v in stamp["papers"].items():
-        per = Counter()
-        for tid, t in v.get("tasks", {}).items():
-            per[task_kind(tid)] += t.get("wall_s") or 0.0
+        per = kind_seconds(v)
         total, acc, rows = sum(per.values()), 0.0, []
         for kind, s in per.most_common():
             if acc >= share * total:
@@ -162,6 +173,8 @@ def budget_section(stamp_path: Path, origins_path: Path = HERE / "size_origins.j
 
 #: the stopping classes of ``size_origins.json`` (``stops``) whose size a sequential rule could cut
 STOPPABLE = ("sequential",)
+#: the share of its maximum a sequential rule draws at its first look (``verdicts.sequential``'s looks)
+FIRST_LOOK = Fraction(1, LOOKS)
 
 
 def stopping_section(stamp_path: Path, origins_path: Path = HERE / "size_origins.json") -> list:
@@ -169,10 +182,7 @@ def stopping_section(stamp_path: Path, origins_path: Path = HERE / "size_origins
     origins = json.loads(origins_path.read_text(encoding="utf-8"))
     rows, per_class = [], Counter()
     for key, v in stamp["papers"].items():
-        per = Counter()
-        for tid, t in v.get("tasks", {}).items():
-            per[task_kind(tid)] += t.get("wall_s") or 0.0
-        for kind, s in per.most_common():
+        for kind, s in kind_seconds(v).most_common():
             o = origins.get(f"{key}:{kind}")
             if o and o["set_by"] == "power":
                 cls = o.get("stops", "not declared")
@@ -180,13 +190,13 @@ def stopping_section(stamp_path: Path, origins_path: Path = HERE / "size_origins
                 per_class[cls] += s
     power = sum(per_class.values())
     stoppable = sum(per_class[c] for c in STOPPABLE)
-    bound = 0.75 * stoppable
+    bound = float(1 - FIRST_LOOK) * stoppable
     L = [STOPPING_HEAD, "",
          f"From `{stamp_path}` and the classes declared in `benchmarks/{origins_path.name}` (`stops`): the power-sized "
          f"task kinds take {power:.1f} task s; by class: "
          + ", ".join(f"{c} {s:.1f} s" for c, s in per_class.most_common()) + ". "
-         f"If every `sequential` kind stopped at its first look (¼ of its maximum), the saving would be at most "
-         f"¾ × {stoppable:.1f} = {bound:.1f} s = {100 * bound / power:.0f} % of the power-sized time; the target "
+         f"If every `sequential` kind stopped at its first look ({FIRST_LOOK} of its maximum), the saving would be at most "
+         f"{1 - FIRST_LOOK} × {stoppable:.1f} = {bound:.1f} s = {100 * bound / power:.0f} % of the power-sized time; the target "
          f"(at least halved, {power / 2:.1f} s) is {'within' if bound >= power / 2 else 'out of'} reach of "
          "sequential stopping. The rest is the coverage of searches and sampled universals (the extent a verdict "
          "reports: a smaller search cannot confirm, and its count of counterexamples is the refutation's extent) and "

@@ -57,7 +57,7 @@ def test_stopping_section_bounds_what_sequential_stopping_can_save(tmp_path):
             "p:claim:001-c": {"set_by": "experiment", "why": ""}}), encoding="utf-8")
         return "\n".join(sections.stopping_section(tmp_path / "S.json", tmp_path / "o.json"))
     text = section("sequential")         # 8 of 10 s stoppable: at most 6 s saved, the target 5 s is within reach
-    assert "take 10.0 task s" in text and "¾ × 8.0 = 6.0 s = 60 %" in text and "is within reach" in text
+    assert "take 10.0 task s" in text and "3/4 × 8.0 = 6.0 s = 60 %" in text and "is within reach" in text
     assert "| p | `fixture:a` | 8.0 | sequential | wa |" in text and "claim:001-c" not in text
     text = section("search")             # nothing stoppable: out of reach
-    assert "¾ × 0.0 = 0.0 s = 0 %" in text and "is out of reach" in text
+    assert "3/4 × 0.0 = 0.0 s = 0 %" in text and "is out of reach" in text
